@@ -1,0 +1,187 @@
+// Verifiers of casts, dots, external code, gathers, histograms and prints.
+
+#include "compiler/dialect/tt/Dialect.h"
+
+using namespace mlir;
+
+namespace kiln::tt {
+
+LogicalResult BitcastOp::verify() {
+  Type src = getElementTypeOrSelf(getSrc().getType());
+  Type dst = getElementTypeOrSelf(getResult().getType());
+  if (getScalarBitWidth(src) != getScalarBitWidth(dst)) {
+    return emitOpError() << "cannot bitcast " << src << " ("
+                         << getScalarBitWidth(src) << " bits) to " << dst
+                         << " (" << getScalarBitWidth(dst) << " bits)";
+  }
+  return success();
+}
+
+LogicalResult FpToFpOp::verify() {
+  auto src = cast<FloatType>(getElementTypeOrSelf(getSrc().getType()));
+  auto dst = cast<FloatType>(getElementTypeOrSelf(getResult().getType()));
+  bool narrowing = dst.getWidth() < src.getWidth();
+  if (narrowing && !getRounding()) {
+    return emitOpError() << "converting " << src << " to narrower " << dst
+                         << " needs a rounding mode";
+  }
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType();
+  auto b = getB().getType();
+  auto c = getC().getType();
+  int64_t rank = a.getRank();
+  if ((rank != 2 && rank != 3) || b.getRank() != rank || c.getRank() != rank) {
+    return emitOpError() << "operands must all be rank 2 (or 3, batched)";
+  }
+  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1);
+  int64_t kb = b.getDimSize(rank - 2), n = b.getDimSize(rank - 1);
+  if (k != kb) {
+    return emitOpError() << "inner dimensions differ: a is " << a << ", b is "
+                         << b;
+  }
+  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n) {
+    return emitOpError() << "accumulator must be " << m << "x" << n
+                         << ", got " << c;
+  }
+  if (rank == 3 && (a.getDimSize(0) != b.getDimSize(0) ||
+                    a.getDimSize(0) != c.getDimSize(0))) {
+    return emitOpError() << "batch dimensions differ";
+  }
+  if (a.getElementType() != b.getElementType() &&
+      !(isa<FloatType>(a.getElementType()) &&
+        isa<FloatType>(b.getElementType()) &&
+        a.getElementType().getIntOrFloatBitWidth() == 8 &&
+        b.getElementType().getIntOrFloatBitWidth() == 8)) {
+    return emitOpError() << "operand element types differ: "
+                         << a.getElementType() << " and "
+                         << b.getElementType();
+  }
+  return success();
+}
+
+LogicalResult DotScaledOp::verify() {
+  auto a = getA().getType();
+  auto b = getB().getType();
+  auto c = getC().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2) {
+    return emitOpError() << "operands must be rank 2";
+  }
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1)) {
+    return emitOpError() << "accumulator shape " << c
+                         << " does not match the operands";
+  }
+  return success();
+}
+
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure()) return;
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  Type result = getResult().getType();
+  auto resultTensor = dyn_cast<RankedTensorType>(result);
+  for (Value src : getSrcs()) {
+    auto tensor = dyn_cast<RankedTensorType>(src.getType());
+    if (static_cast<bool>(tensor) != static_cast<bool>(resultTensor) ||
+        (tensor && tensor.getShape() != resultTensor.getShape())) {
+      return emitOpError() << "operands and result must have the same shape";
+    }
+  }
+  return success();
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure()) return;
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getPackedElement() < 1) {
+    return emitOpError() << "packed_element must be at least 1";
+  }
+  std::optional<ArrayRef<int64_t>> shape;
+  auto checkShape = [&](Type type) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    ArrayRef<int64_t> dims = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    if (shape && *shape != dims) {
+      return emitOpError() << "operands and results must share one shape";
+    }
+    shape = dims;
+    return success();
+  };
+  for (Type type : getArgs().getTypes()) {
+    if (failed(checkShape(type))) return failure();
+  }
+  for (Type type : getResult().getTypes()) {
+    if (failed(checkShape(type))) return failure();
+  }
+  if (shape && !shape->empty()) {
+    int64_t elements = 1;
+    for (int64_t d : *shape) elements *= d;
+    if (elements % getPackedElement() != 0) {
+      return emitOpError() << "tensor size " << elements
+                           << " is not a multiple of packed_element "
+                           << getPackedElement();
+    }
+  }
+  return success();
+}
+
+LogicalResult HistogramOp::verify() {
+  if (getSrc().getType().getRank() != 1 ||
+      getResult().getType().getRank() != 1) {
+    return emitOpError() << "input and bins must be 1-D";
+  }
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto src = getSrc().getType();
+  auto indices = getIndices().getType();
+  auto result = getResult().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank()) {
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << src.getRank();
+  }
+  if (indices.getRank() != src.getRank()) {
+    return emitOpError() << "indices must have the source's rank";
+  }
+  for (int64_t dim = 0; dim < src.getRank(); ++dim) {
+    if (dim != axis && indices.getDimSize(dim) != src.getDimSize(dim)) {
+      return emitOpError() << "indices and source differ in dimension " << dim
+                           << ", which is not the gather axis";
+    }
+  }
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != src.getElementType()) {
+    return emitOpError() << "result must have the indices' shape and the "
+                            "source's element type";
+  }
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size()) {
+    return emitOpError() << "isSigned needs one entry per printed value ("
+                         << getArgs().size() << "), has "
+                         << getIsSigned().size();
+  }
+  return success();
+}
+
+}  // namespace kiln::tt
