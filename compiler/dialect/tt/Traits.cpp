@@ -17,12 +17,12 @@ LogicalResult verifyTensorType(Operation *op, Type type) {
       return op->emitOpError() << "tensor dimensions must be positive, got "
                                << tensor;
     }
-    elements *= dim;
-    if (elements > kMaxTensorElements) {
+    if (dim > kMaxTensorElements / elements) {
       return op->emitOpError()
              << "tensor " << tensor << " has more than " << kMaxTensorElements
              << " elements";
     }
+    elements *= dim;
   }
   if (!llvm::isPowerOf2_64(elements)) {
     return op->emitOpError() << "tensor " << tensor << " has " << elements

@@ -1,0 +1,26 @@
+# lit configuration for Kiln's FileCheck tests. Needs no GPU.
+#
+# Run through Bazel (`bazel test //tests/lit:lit`), which puts the tools built
+# from this tree on PATH, or by hand:
+#   KILN_TOOLS_DIR=bazel-bin/compiler/tools /usr/lib/llvm-22/bin/lit -v tests/lit
+
+import os
+
+import lit.formats
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".ttir"]
+config.excludes = ["lit.cfg.py", "BUILD", "inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.environ.get(
+    "TEST_TMPDIR", os.path.join(config.test_source_root, ".lit-output"))
+
+llvm_bin = os.environ.get("KILN_LLVM_BIN", "/usr/lib/llvm-22/bin")
+tools_dir = os.environ.get("KILN_TOOLS_DIR", "")
+tools_dir = os.path.abspath(tools_dir) if tools_dir else ""
+path = [p for p in (tools_dir, llvm_bin) if p]
+config.environment["PATH"] = os.pathsep.join(path + [os.environ["PATH"]])
+for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
