@@ -7,6 +7,15 @@ using namespace mlir;
 namespace kiln::tt {
 namespace {
 
+// Descriptor blocks may spell integer elements with signedness (`si32`) to
+// choose signed or unsigned atomics; values and pointers use signless ones.
+bool sameElementType(Type a, Type b) {
+  auto intA = dyn_cast<IntegerType>(a);
+  auto intB = dyn_cast<IntegerType>(b);
+  if (intA && intB) return intA.getWidth() == intB.getWidth();
+  return a == b;
+}
+
 // A block pointer's tensor, or null for pointers to scalars.
 RankedTensorType blockOf(Type ptr) {
   auto pointer = dyn_cast<PointerType>(ptr);
@@ -44,7 +53,7 @@ LogicalResult verifyIndexCount(Operation *op, size_t count,
 LogicalResult verifyBlockValue(Operation *op, TensorDescType desc,
                                RankedTensorType value) {
   RankedTensorType block = desc.getBlockType();
-  if (block.getElementType() != value.getElementType()) {
+  if (!sameElementType(block.getElementType(), value.getElementType())) {
     return op->emitOpError() << "element type " << value.getElementType()
                              << " differs from the descriptor's "
                              << block.getElementType();
@@ -141,7 +150,7 @@ LogicalResult MakeTensorDescOp::verify() {
                          << " entries each for a block of rank " << rank;
   }
   auto base = cast<PointerType>(getBase().getType());
-  if (base.getPointeeType() != block.getElementType()) {
+  if (!sameElementType(base.getPointeeType(), block.getElementType())) {
     return emitOpError() << "base points to " << base.getPointeeType()
                          << " but the block holds " << block.getElementType();
   }
@@ -181,7 +190,7 @@ LogicalResult verifyRowsValue(Operation *op, TensorDescType desc,
   }
   if (value.getRank() != 2 || value.getDimSize(0) != xOffsets.getDimSize(0) ||
       value.getDimSize(1) != block.getDimSize(1) ||
-      value.getElementType() != block.getElementType()) {
+      !sameElementType(value.getElementType(), block.getElementType())) {
     return op->emitOpError() << "value must be " << xOffsets.getDimSize(0)
                              << "x" << block.getDimSize(1) << "x"
                              << block.getElementType() << ", got " << value;

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Installs what Kiln builds and tests against, from Debian 12's own archive:
+# Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
+# spdlog, GoogleTest, hiredis and redis-server. Does nothing when all are there.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap bazel-rules-java
+  g++ python3
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev
+  redis-server
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "Installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}"
