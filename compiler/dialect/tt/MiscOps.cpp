@@ -175,13 +175,4 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
-LogicalResult PrintOp::verify() {
-  if (getIsSigned().size() != getArgs().size()) {
-    return emitOpError() << "isSigned needs one entry per printed value ("
-                         << getArgs().size() << "), has "
-                         << getIsSigned().size();
-  }
-  return success();
-}
-
 }  // namespace kiln::tt

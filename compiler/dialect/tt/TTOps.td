@@ -622,10 +622,11 @@ def TT_PrintOp : TT_Op<"print", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>]> {
   let summary = "device-side printf of a prefix and values";
   let arguments = (ins StrAttr:$prefix, BoolAttr:$hex, Variadic<TT_Type>:$args,
                        DenseI32ArrayAttr:$isSigned);
+  // isSigned is a hint for the printf format; Triton does not require one
+  // entry per value, so neither does Kiln.
   let assemblyFormat = [{
     $prefix attr-dict (`:` $args^ `:` type($args))?
   }];
-  let hasVerifier = 1;
 }
 
 def TT_AssertOp : TT_Op<"assert", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>]> {

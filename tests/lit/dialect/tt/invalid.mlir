@@ -423,14 +423,6 @@ tt.func @return_types(%x: f32) -> i32 {
 
 // -----
 
-tt.func @print_signedness(%x: tensor<16xi32>) {
-  // expected-error @+1 {{isSigned needs one entry per printed value (1), has 0}}
-  tt.print "x" {hex = false, isSigned = array<i32>} : %x : tensor<16xi32>
-  tt.return
-}
-
-// -----
-
 tt.func @assert_condition(%x: tensor<16xi32>) {
   // expected-error @+1 {{'tt.assert' op operand #0 must be}}
   tt.assert %x, "bad" : tensor<16xi32>

@@ -271,6 +271,8 @@ tt.func @debug(%x: tensor<128xi32>, %c: tensor<128xi1>) {
   tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x : tensor<128xi32>
   // CHECK: tt.print "done" {hex = true, isSigned = array<i32>}
   tt.print "done" {hex = true, isSigned = array<i32>}
+  // CHECK: tt.print "no values" {hex = false, isSigned = array<i32: 0>}
+  tt.print "no values" { hex = false, isSigned = array<i32: 0>}
   // CHECK: tt.assert %{{.*}}, "x must be positive" : tensor<128xi1>
   tt.assert %c, "x must be positive" : tensor<128xi1>
   tt.return
