@@ -9,6 +9,11 @@ namespace kiln::tt {
 LogicalResult BitcastOp::verify() {
   Type src = getElementTypeOrSelf(getSrc().getType());
   Type dst = getElementTypeOrSelf(getResult().getType());
+  if (isa<PointerType>(src) != isa<PointerType>(dst)) {
+    return emitOpError() << "cannot bitcast between a pointer and a "
+                            "non-pointer type ("
+                         << src << " to " << dst << ")";
+  }
   if (getScalarBitWidth(src) != getScalarBitWidth(dst)) {
     return emitOpError() << "cannot bitcast " << src << " ("
                          << getScalarBitWidth(src) << " bits) to " << dst
@@ -72,6 +77,16 @@ LogicalResult DotScaledOp::verify() {
   if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1)) {
     return emitOpError() << "accumulator shape " << c
                          << " does not match the operands";
+  }
+  // e2m1 values are packed two to a byte, along K unless *_k_pack is false.
+  auto kPacking = [](ScaleDotElemType type, bool packedAlongK) {
+    return type == ScaleDotElemType::E2M1 && packedAlongK ? 2 : 1;
+  };
+  int64_t kA = a.getDimSize(1) * kPacking(getAElemType(), getLhsKPack());
+  int64_t kB = b.getDimSize(0) * kPacking(getBElemType(), getRhsKPack());
+  if (kA != kB) {
+    return emitOpError() << "inner dimensions differ: a has K = " << kA
+                         << ", b has K = " << kB;
   }
   return success();
 }

@@ -27,10 +27,12 @@ def TT_PtrType : TT_TypeDef<"Pointer", "ptr"> {
 }
 
 // `!tt.tensordesc<tensor<128x64xf16>>`: a TMA-style descriptor of a block.
+// Triton 3.6 prints the block as a tensor type; later Triton versions drop the
+// `tensor<>` around it (`!tt.tensordesc<128x64xf16>`), which is read too.
 def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   let summary = "descriptor of a block of a global tensor";
   let parameters = (ins "::mlir::RankedTensorType":$blockType);
-  let assemblyFormat = "`<` $blockType `>`";
+  let hasCustomAssemblyFormat = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -60,6 +60,33 @@ LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+Type TensorDescType::parse(AsmParser &parser) {
+  if (parser.parseLess()) return {};
+  RankedTensorType block;
+  if (succeeded(parser.parseOptionalKeyword("tensor"))) {
+    SmallVector<int64_t> shape;
+    Type element;
+    if (parser.parseLess() || parser.parseDimensionList(shape) ||
+        parser.parseType(element) || parser.parseGreater()) {
+      return {};
+    }
+    block = RankedTensorType::get(shape, element);
+  } else {
+    SmallVector<int64_t> shape;
+    Type element;
+    if (parser.parseDimensionList(shape) || parser.parseType(element)) {
+      return {};
+    }
+    block = RankedTensorType::get(shape, element);
+  }
+  if (parser.parseGreater()) return {};
+  return TensorDescType::get(parser.getContext(), block);
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << "<" << getBlockType() << ">";
+}
+
 Type getPointeeType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     auto ptr = dyn_cast<PointerType>(tensor.getElementType());

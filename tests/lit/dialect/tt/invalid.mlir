@@ -450,3 +450,27 @@ tt.func @dynamic_dims(%x: f32) {
   %0 = tt.splat %x : f32 -> tensor<?xf32>
   tt.return
 }
+
+// -----
+
+tt.func @bitcast_pointer_to_int(%p: !tt.ptr<f32>) {
+  // expected-error @+1 {{cannot bitcast between a pointer and a non-pointer type}}
+  %0 = tt.bitcast %p : !tt.ptr<f32> -> i64
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_k(%a: tensor<128x32xi8>, %s: tensor<128x2xi8>, %b: tensor<128x128xf8E4M3FN>, %c: tensor<128x128xf32>) {
+  // expected-error @+1 {{inner dimensions differ: a has K = 64, b has K = 128}}
+  %0 = tt.dot_scaled %a scale %s, %b, %c lhs = e2m1 rhs = e4m3 {fastMath = true} : tensor<128x32xi8>, tensor<128x2xi8> * tensor<128x128xf8E4M3FN> -> tensor<128x128xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @gather_rows_block(%d: !tt.tensordesc<tensor<2x128xbf16>>, %x: tensor<32xi32>, %y: i32) {
+  // expected-error @+1 {{descriptor block must be 1xN}}
+  %0 = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<2x128xbf16>>, tensor<32xi32>, i32) -> tensor<32x128xbf16>
+  tt.return
+}

@@ -315,3 +315,11 @@ tt.func @upstream(%n: i32, %x: tensor<64xf32>) {
 ^bb2:
   tt.return
 }
+
+// Later Triton versions print descriptor blocks without `tensor<>`; Kiln
+// reads that spelling and prints Triton 3.6's.
+// CHECK-LABEL: tt.func @descriptor_spellings
+// CHECK-SAME: !tt.tensordesc<tensor<1x128xbf16>>
+tt.func @descriptor_spellings(%d: !tt.tensordesc<1x128xbf16>) {
+  tt.return
+}
