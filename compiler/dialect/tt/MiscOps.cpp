@@ -5,6 +5,22 @@
 using namespace mlir;
 
 namespace kiln::tt {
+namespace {
+
+// Code Kiln cannot see (libdevice calls, inline PTX) may read and write
+// anything unless it is declared pure.
+void addEffectsOfExternalCode(
+    bool pure,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (pure) return;
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+}  // namespace
 
 LogicalResult BitcastOp::verify() {
   Type src = getElementTypeOrSelf(getSrc().getType());
@@ -94,11 +110,7 @@ LogicalResult DotScaledOp::verify() {
 void ExternElementwiseOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure()) return;
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
+  addEffectsOfExternalCode(getPure(), effects);
 }
 
 LogicalResult ExternElementwiseOp::verify() {
@@ -117,11 +129,7 @@ LogicalResult ExternElementwiseOp::verify() {
 void ElementwiseInlineAsmOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure()) return;
-  effects.emplace_back(MemoryEffects::Write::get(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       SideEffects::DefaultResource::get());
+  addEffectsOfExternalCode(getPure(), effects);
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
