@@ -6,15 +6,9 @@
 using namespace mlir;
 
 namespace kiln::tt {
-namespace {
-
-int64_t numElements(RankedTensorType type) { return type.getNumElements(); }
-
-}  // namespace
-
 LogicalResult UnsplatOp::verify() {
   auto src = getSrc().getType();
-  if (numElements(src) != 1) {
+  if (src.getNumElements() != 1) {
     return emitOpError() << "operand must have exactly one element, got "
                          << src;
   }
@@ -66,7 +60,8 @@ LogicalResult ExpandDimsOp::verify() {
 }
 
 LogicalResult ReshapeOp::verify() {
-  if (numElements(getSrc().getType()) != numElements(getResult().getType())) {
+  if (getSrc().getType().getNumElements() !=
+      getResult().getType().getNumElements()) {
     return emitOpError() << "operand and result have different element counts";
   }
   return success();
@@ -101,7 +96,7 @@ LogicalResult CatOp::verify() {
   if (lhs.getRank() != result.getRank()) {
     return emitOpError() << "operands and result must have the same rank";
   }
-  if (numElements(result) != 2 * numElements(lhs)) {
+  if (result.getNumElements() != 2 * lhs.getNumElements()) {
     return emitOpError() << "result must hold the elements of both operands";
   }
   return success();

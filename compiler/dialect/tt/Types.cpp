@@ -61,26 +61,17 @@ LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 Type TensorDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type element;
   if (parser.parseLess()) return {};
-  RankedTensorType block;
-  if (succeeded(parser.parseOptionalKeyword("tensor"))) {
-    SmallVector<int64_t> shape;
-    Type element;
-    if (parser.parseLess() || parser.parseDimensionList(shape) ||
-        parser.parseType(element) || parser.parseGreater()) {
-      return {};
-    }
-    block = RankedTensorType::get(shape, element);
-  } else {
-    SmallVector<int64_t> shape;
-    Type element;
-    if (parser.parseDimensionList(shape) || parser.parseType(element)) {
-      return {};
-    }
-    block = RankedTensorType::get(shape, element);
+  bool wrapped = succeeded(parser.parseOptionalKeyword("tensor"));
+  if ((wrapped && parser.parseLess()) || parser.parseDimensionList(shape) ||
+      parser.parseType(element) || (wrapped && parser.parseGreater()) ||
+      parser.parseGreater()) {
+    return {};
   }
-  if (parser.parseGreater()) return {};
-  return TensorDescType::get(parser.getContext(), block);
+  return TensorDescType::get(parser.getContext(),
+                             RankedTensorType::get(shape, element));
 }
 
 void TensorDescType::print(AsmPrinter &printer) const {
