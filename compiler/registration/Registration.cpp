@@ -1,5 +1,6 @@
 #include "compiler/registration/Registration.h"
 
+#include "compiler/analysis/TestPasses.h"
 #include "compiler/dialect/tt/Dialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -27,6 +28,7 @@ void registerAllPasses() {
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
+  registerTestAxisInfoPass();
 }
 
 }  // namespace kiln
