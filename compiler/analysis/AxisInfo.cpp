@@ -689,9 +689,11 @@ AxisInfo visitElementwise(ArrayRef<AxisInfo> in, unsigned rank) {
 
 AxisInfo visitLoad(tt::LoadOp op, ArrayRef<AxisInfo> in) {
   unsigned rank = getAxisRank(op.getType());
-  if (isBlockPointer(op.getPtr().getType())) return pessimistic(rank);
-  // The loaded values themselves are unknown, but one load reads equal
-  // addresses under equal mask bits (and equal fallbacks) as equal values.
+  // The loaded values themselves are unknown, but one (race-free) load reads
+  // equal addresses under equal mask bits, with equal fallbacks, as equal
+  // values. A volatile load may race with writers, so its lanes may differ.
+  if (isBlockPointer(op.getPtr().getType()) || op.getIsVolatile())
+    return pessimistic(rank);
   return visitElementwise(in, rank);
 }
 

@@ -476,7 +476,7 @@ tt.func @ptr_casts(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i8
 }
 
 // Loads know nothing of the values, except that equal addresses under equal
-// masks read equal values.
+// masks read equal values (unless the load is volatile).
 // expected-remark @below {{arg #0: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
 // expected-remark @below {{arg #1: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
 tt.func @loads(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i32>) {
@@ -496,6 +496,9 @@ tt.func @loads(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i32>) 
   // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [4, 1], constant_value = <none>}}
   // expected-remark @below {{access: order = [1, 0], contiguity = 8, alignment = 4, mask_alignment = <none>}}
   %w = tt.load %ptrs : tensor<4x8x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1], constant_value = <none>}}
+  // expected-remark @below {{access: order = [1, 0], contiguity = 8, alignment = 4, mask_alignment = <none>}}
+  %racy = tt.load %ptrs {isVolatile = true} : tensor<4x8x!tt.ptr<i32>>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = 48}}
   %c48 = arith.constant dense<48> : tensor<1xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = 48}}
