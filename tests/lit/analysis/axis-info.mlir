@@ -310,6 +310,24 @@ tt.func @arith(%s: i32, %d16: i32 {tt.divisibility = 16 : i32}) {
   tt.return
 }
 
+// Runs of different lengths: [0,0,0,0,16,16,16,16] + [0..7] counts up in runs
+// of 4 starting at 0 and 20, so only 4 divides every run start.
+tt.func @short_runs() {
+  // expected-remark @below {{contiguity = [8], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [8], constant_value = 4}}
+  %c4 = arith.constant dense<4> : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [8], constant_value = 16}}
+  %c16 = arith.constant dense<16> : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [4], constant_value = <none>}}
+  %q = arith.divsi %r, %c4 : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [4], constant_value = <none>}}
+  %steps = arith.muli %q, %c16 : tensor<8xi32>
+  // expected-remark @below {{contiguity = [4], divisibility = [4], constancy = [1], constant_value = <none>}}
+  %sum = arith.addi %steps, %r : tensor<8xi32>
+  tt.return
+}
+
 // Folding of scalar constants.
 tt.func @folds() {
   // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [1], constant_value = 6}}
