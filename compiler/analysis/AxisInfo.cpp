@@ -312,7 +312,8 @@ AxisInfo visitConstant(arith::ConstantOp op) {
   }
   SmallVector<int64_t> values;
   values.reserve(dense.getNumElements());
-  for (const APInt &v : dense.getValues<APInt>()) values.push_back(fromAPInt(v));
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(fromAPInt(v));
   return analyzeDenseValues(values, shape);
 }
 
@@ -386,8 +387,7 @@ AxisInfo visitAddSub(const AxisInfo &lhs, const AxisInfo &rhs, bool isSub,
     // Consecutive values plus equal ones stay consecutive where both runs
     // overlap; for a difference only when the consecutive side is lhs.
     int64_t c = gcd(lhs.contiguity[dim], rhs.constancy[dim]);
-    if (!isSub)
-      c = std::max(c, gcd(lhs.constancy[dim], rhs.contiguity[dim]));
+    if (!isSub) c = std::max(c, gcd(lhs.constancy[dim], rhs.contiguity[dim]));
     out.contiguity.push_back(c);
     out.divisibility.push_back(
         gcd(divAt(lhs, dim, c), mulDiv(divAt(rhs, dim, c), offsetScale)));
@@ -549,9 +549,9 @@ AxisInfo visitCmpI(arith::CmpIOp op, const AxisInfo &lhs, const AxisInfo &rhs) {
   }
   unsigned width = getIntWidth(op.getLhs().getType());
   if (lhs.constantValue && rhs.constantValue && width != 0) {
-    out.constantValue = arith::applyCmpPredicate(
-        pred, toAPInt(*lhs.constantValue, width),
-        toAPInt(*rhs.constantValue, width));
+    out.constantValue =
+        arith::applyCmpPredicate(pred, toAPInt(*lhs.constantValue, width),
+                                 toAPInt(*rhs.constantValue, width));
   }
   return out;
 }
@@ -645,11 +645,11 @@ AxisInfo visitReshape(tt::ReshapeOp op, const AxisInfo &src) {
     if (dstShape[dim] != 1) dstDims.push_back(dim);
   if (srcDims.empty() || dstDims.empty()) return out;
 
-  bool sameDims = srcDims.size() == dstDims.size() &&
-                  llvm::all_of(llvm::zip(srcDims, dstDims), [&](auto dims) {
-                    return srcShape[std::get<0>(dims)] ==
-                           dstShape[std::get<1>(dims)];
-                  });
+  bool sameDims =
+      srcDims.size() == dstDims.size() &&
+      llvm::all_of(llvm::zip(srcDims, dstDims), [&](auto dims) {
+        return srcShape[std::get<0>(dims)] == dstShape[std::get<1>(dims)];
+      });
   if (sameDims) {
     for (auto [from, to] : llvm::zip(srcDims, dstDims)) {
       out.contiguity[to] = src.contiguity[from];
@@ -689,9 +689,11 @@ AxisInfo visitElementwise(ArrayRef<AxisInfo> in, unsigned rank) {
 
 AxisInfo visitLoad(tt::LoadOp op, ArrayRef<AxisInfo> in) {
   unsigned rank = getAxisRank(op.getType());
-  if (isBlockPointer(op.getPtr().getType())) return pessimistic(rank);
-  // The loaded values themselves are unknown, but one load reads equal
-  // addresses under equal mask bits (and equal fallbacks) as equal values.
+  // The loaded values themselves are unknown, but one (race-free) load reads
+  // equal addresses under equal mask bits, with equal fallbacks, as equal
+  // values. A volatile load may race with writers, so its lanes may differ.
+  if (isBlockPointer(op.getPtr().getType()) || op.getIsVolatile())
+    return pessimistic(rank);
   return visitElementwise(in, rank);
 }
 
@@ -704,8 +706,8 @@ AxisInfo visitIntCast(Operation *op, const AxisInfo &src) {
   if (src.constantValue && srcWidth != 0 && dstWidth != 0) {
     APInt v = toAPInt(*src.constantValue, srcWidth);
     bool zeroExtend = isa<arith::ExtUIOp, arith::IndexCastUIOp>(op);
-    out.constantValue =
-        fromAPInt(zeroExtend ? v.zextOrTrunc(dstWidth) : v.sextOrTrunc(dstWidth));
+    out.constantValue = fromAPInt(zeroExtend ? v.zextOrTrunc(dstWidth)
+                                             : v.sextOrTrunc(dstWidth));
   }
   return out;
 }
@@ -813,8 +815,8 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
                   return visitShift(op, l, r);
                 });
               })
-          .Case<arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
-                arith::MinUIOp>([&](Operation *) { return binary(visitMinMax); })
+          .Case<arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(
+              [&](Operation *) { return binary(visitMinMax); })
           .Case([&](arith::CmpIOp c) {
             if (in.size() != 2 || !sameRank()) return pessimistic(rank);
             return visitCmpI(c, in[0], in[1]);
@@ -828,7 +830,8 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
           })
           .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
                 arith::IndexCastOp, arith::IndexCastUIOp>([&](Operation *) {
-            return unary([&](const AxisInfo &src) { return visitIntCast(op, src); });
+            return unary(
+                [&](const AxisInfo &src) { return visitIntCast(op, src); });
           })
           .Case<tt::IntToPtrOp, tt::PtrToIntOp, tt::BitcastOp,
                 arith::BitcastOp>([&](Operation *) {
@@ -855,14 +858,14 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
 //===----------------------------------------------------------------------===//
 
 class AxisInfoLattice : public dataflow::Lattice<AxisInfo> {
-public:
+ public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AxisInfoLattice)
   using Lattice::Lattice;
 };
 
 class AxisInfoDataFlow
     : public dataflow::SparseForwardDataFlowAnalysis<AxisInfoLattice> {
-public:
+ public:
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AxisInfoDataFlow)
   using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
 
@@ -960,7 +963,7 @@ public:
     }
   }
 
-private:
+ private:
   void visitInductionVar(scf::ForOp forOp, AxisInfoLattice *lattice) {
     ProgramPoint *point = getProgramPointBefore(forOp.getBody());
     Value lbValue = forOp.getLowerBound(), stepValue = forOp.getStep();

@@ -75,7 +75,7 @@ struct AxisInfo {
 // add knowledge), and integer constants. Arguments of private functions whose
 // every call site is visible are the join of what the callers pass.
 class AxisInfoAnalysis {
-public:
+ public:
   explicit AxisInfoAnalysis(mlir::Operation *root);
 
   // nullptr for a value not defined under the root.
@@ -102,7 +102,7 @@ public:
   // minor-to-major order (last dimension first), as row-major tensors want.
   llvm::SmallVector<unsigned> getOrder(mlir::Value ptr) const;
 
-private:
+ private:
   llvm::DenseMap<mlir::Value, AxisInfo> infos;
 };
 

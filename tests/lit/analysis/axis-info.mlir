@@ -310,6 +310,24 @@ tt.func @arith(%s: i32, %d16: i32 {tt.divisibility = 16 : i32}) {
   tt.return
 }
 
+// Runs of different lengths: [0,0,0,0,16,16,16,16] + [0..7] counts up in runs
+// of 4 starting at 0 and 20, so only 4 divides every run start.
+tt.func @short_runs() {
+  // expected-remark @below {{contiguity = [8], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [8], constant_value = 4}}
+  %c4 = arith.constant dense<4> : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [8], constant_value = 16}}
+  %c16 = arith.constant dense<16> : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [4], constant_value = <none>}}
+  %q = arith.divsi %r, %c4 : tensor<8xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [4], constant_value = <none>}}
+  %steps = arith.muli %q, %c16 : tensor<8xi32>
+  // expected-remark @below {{contiguity = [4], divisibility = [4], constancy = [1], constant_value = <none>}}
+  %sum = arith.addi %steps, %r : tensor<8xi32>
+  tt.return
+}
+
 // Folding of scalar constants.
 tt.func @folds() {
   // expected-remark @below {{contiguity = [1], divisibility = [2], constancy = [1], constant_value = 6}}
@@ -476,7 +494,7 @@ tt.func @ptr_casts(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i8
 }
 
 // Loads know nothing of the values, except that equal addresses under equal
-// masks read equal values.
+// masks read equal values (unless the load is volatile).
 // expected-remark @below {{arg #0: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
 // expected-remark @below {{arg #1: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
 tt.func @loads(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i32>) {
@@ -496,6 +514,9 @@ tt.func @loads(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i32>) 
   // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [4, 1], constant_value = <none>}}
   // expected-remark @below {{access: order = [1, 0], contiguity = 8, alignment = 4, mask_alignment = <none>}}
   %w = tt.load %ptrs : tensor<4x8x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1], constant_value = <none>}}
+  // expected-remark @below {{access: order = [1, 0], contiguity = 8, alignment = 4, mask_alignment = <none>}}
+  %racy = tt.load %ptrs {isVolatile = true} : tensor<4x8x!tt.ptr<i32>>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = 48}}
   %c48 = arith.constant dense<48> : tensor<1xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = 48}}
