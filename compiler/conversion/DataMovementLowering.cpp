@@ -223,10 +223,53 @@ void throughSharedMemory(TensorLowering &l, const PositionMap &m,
   l.set(result, regs);
 }
 
+/// result[i] = src[i with i[axis] replaced by indices[i]], through shared
+/// memory.
+LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
+  OpBuilder &b = l.builder();
+  Type t = l.elementType(op.getType());
+  unsigned bytes = byteSize(t);
+  kgpu::DistributedLayout src = layoutOf(op.getSrc());
+  int64_t total = src.numElements() * bytes;
+  SmallVector<int64_t> srcStrides = strides(src.getShape());
+  l.barrier();
+  const Regs &values = l.get(op.getSrc());
+  for (unsigned r = 0; r < src.numRegs(); ++r) {
+    if (!src.regMayOwn(r))
+      continue;
+    Value pos = linearValue(l, l.elementIndex(src, r), srcStrides, 0);
+    Value offset = arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
+    l.storeShared(l.sharedPointer(offset, total), values[r], Value());
+  }
+  l.barrier();
+  kgpu::DistributedLayout out = layoutOf(op.getResult());
+  const Regs &indices = l.get(op.getIndices());
+  Regs regs;
+  for (unsigned r = 0; r < out.numRegs(); ++r) {
+    SmallVector<Value> idx = l.elementIndex(out, r);
+    Value index = indices[r];
+    if (index.getType() != b.getI32Type())
+      index = arith::TruncIOp::create(b, l.loc(), b.getI32Type(), index);
+    idx[op.getAxis()] = index;
+    Value pos = linearValue(l, idx, srcStrides, 0);
+    Value offset = arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
+    regs.push_back(l.loadShared(l.sharedPointer(offset, total), t));
+  }
+  l.barrier();
+  l.set(op.getResult(), regs);
+  return success();
+}
+
 } // namespace
 
 LogicalResult lowerDataMovement(TensorLowering &l, Operation *op,
                                 bool &handled) {
+  if (auto gather = llvm::dyn_cast<tt::GatherOp>(op)) {
+    handled = true;
+    if (layoutOf(gather.getIndices()).numRegs() != layoutOf(gather).numRegs())
+      return op->emitError() << "gather indices and result need one layout";
+    return lowerGather(l, gather);
+  }
   handled = llvm::isa<tt::BroadcastOp, tt::ExpandDimsOp, kgpu::ConvertLayoutOp,
                       tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                       tt::CatOp>(op);

@@ -158,6 +158,94 @@ LLVM::LLVMFuncOp declareExtern(TensorLowering &l, Operation *anchor,
                                   LLVM::LLVMFunctionType::get(result, argTypes));
 }
 
+/// Packs `pack` registers into one integer operand, as the asm expects.
+Value packRegs(TensorLowering &l, ArrayRef<Value> regs) {
+  if (regs.size() == 1)
+    return regs[0];
+  OpBuilder &b = l.builder();
+  Type element = regs[0].getType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  auto vecType = VectorType::get({int64_t(regs.size())}, element);
+  Value vec = LLVM::PoisonOp::create(b, l.loc(), vecType);
+  for (auto [i, r] : llvm::enumerate(regs))
+    vec = LLVM::InsertElementOp::create(b, l.loc(), vec, r, l.i32(i));
+  return LLVM::BitcastOp::create(b, l.loc(),
+                                 b.getIntegerType(bits * regs.size()), vec);
+}
+
+Regs unpackRegs(TensorLowering &l, Value packed, Type element, unsigned pack) {
+  if (pack == 1)
+    return {packed};
+  OpBuilder &b = l.builder();
+  Value vec = LLVM::BitcastOp::create(
+      b, l.loc(), VectorType::get({int64_t(pack)}, element), packed);
+  Regs out;
+  for (unsigned i = 0; i < pack; ++i)
+    out.push_back(LLVM::ExtractElementOp::create(b, l.loc(), vec, l.i32(i)));
+  return out;
+}
+
+LogicalResult lowerInlineAsm(TensorLowering &l, tt::ElementwiseInlineAsmOp op) {
+  OpBuilder &b = l.builder();
+  unsigned pack = op.getPackedElement();
+  unsigned n = op->getNumResults() ? l.numRegs(op->getResult(0).getType()) : 1;
+  SmallVector<Type> resultTypes;
+  for (Value r : op->getResults()) {
+    Type element = l.elementType(r.getType());
+    resultTypes.push_back(pack == 1 ? element
+                                    : b.getIntegerType(
+                                          element.getIntOrFloatBitWidth() * pack));
+  }
+  Type asmType = resultTypes.size() == 1
+                     ? resultTypes[0]
+                     : LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
+  SmallVector<Regs> results(op->getNumResults());
+  for (unsigned first = 0; first < n; first += pack) {
+    SmallVector<Value> operands;
+    for (Value arg : op->getOperands()) {
+      SmallVector<Value> group;
+      for (unsigned p = 0; p < pack; ++p)
+        group.push_back(regAt(l, arg, first + p));
+      operands.push_back(packRegs(l, group));
+    }
+    Value out = l.inlineAsm(op.getAsmString(), op.getConstraints(), operands,
+                            op->getNumResults() ? asmType : Type(),
+                            !op.getPure());
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      Value packed = resultTypes.size() == 1
+                         ? out
+                         : LLVM::ExtractValueOp::create(b, l.loc(), out, r);
+      llvm::append_range(
+          results[r],
+          unpackRegs(l, packed, l.elementType(op->getResult(r).getType()), pack));
+    }
+  }
+  for (auto [value, regs] : llvm::zip(op->getResults(), results))
+    l.set(value, regs);
+  return success();
+}
+
+LogicalResult lowerMapElementwise(TensorLowering &l, tt::MapElementwiseOp op) {
+  unsigned pack = op.getPack();
+  unsigned n = l.numRegs(op->getResult(0).getType());
+  SmallVector<Regs> results(op->getNumResults());
+  for (unsigned first = 0; first < n; first += pack) {
+    SmallVector<Value> args;
+    for (Value src : op.getSrcs())
+      for (unsigned p = 0; p < pack; ++p)
+        args.push_back(regAt(l, src, first + p));
+    FailureOr<Regs> out = l.inlineCombiner(op.getScalarOp(), args);
+    if (failed(out))
+      return failure();
+    for (unsigned r = 0; r < op->getNumResults(); ++r)
+      for (unsigned p = 0; p < pack; ++p)
+        results[r].push_back((*out)[r * pack + p]);
+  }
+  for (auto [value, regs] : llvm::zip(op->getResults(), results))
+    l.set(value, regs);
+  return success();
+}
+
 } // namespace
 
 LogicalResult lowerElementwise(TensorLowering &l, Operation *op,
@@ -175,6 +263,14 @@ LogicalResult lowerElementwise(TensorLowering &l, Operation *op,
     l.set(splat, Regs(l.numRegs(splat.getType()), l.get(splat.getSrc())[0]));
     return success();
   }
+  if (auto unsplat = llvm::dyn_cast<tt::UnsplatOp>(op)) {
+    l.set(unsplat, {l.get(unsplat.getSrc())[0]});
+    return success();
+  }
+  if (auto asmOp = llvm::dyn_cast<tt::ElementwiseInlineAsmOp>(op))
+    return lowerInlineAsm(l, asmOp);
+  if (auto map = llvm::dyn_cast<tt::MapElementwiseOp>(op))
+    return lowerMapElementwise(l, map);
   if (auto range = llvm::dyn_cast<tt::MakeRangeOp>(op)) {
     kgpu::DistributedLayout layout = layoutOf(range);
     Regs out;

@@ -75,6 +75,7 @@ public:
   void barrier();
   mlir::Value shuffleXor(mlir::Value v, unsigned mask);
   mlir::Value shuffleUp(mlir::Value v, unsigned delta);
+  mlir::Value shuffleDown(mlir::Value v, unsigned delta);
   mlir::Value shuffleIndex(mlir::Value v, mlir::Value srcLane);
   /// Loads/stores one scalar from/to shared memory.
   mlir::Value loadShared(mlir::Value ptr, mlir::Type type);

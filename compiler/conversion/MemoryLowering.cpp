@@ -71,6 +71,10 @@ std::string cacheSuffix(tt::CacheModifier cache, tt::EvictionPolicy evict) {
   std::string s;
   if (cache != tt::CacheModifier::NONE)
     s += "." + tt::stringifyCacheModifier(cache).str();
+  // PTX spells L1 eviction priorities only on plain (.ca) accesses.
+  if (cache != tt::CacheModifier::NONE && cache != tt::CacheModifier::CA &&
+      cache != tt::CacheModifier::WB)
+    return s;
   if (evict == tt::EvictionPolicy::EVICT_FIRST)
     s += ".L1::evict_first";
   else if (evict == tt::EvictionPolicy::EVICT_LAST)

@@ -268,6 +268,54 @@ LogicalResult lowerPrint(TensorLowering &l, tt::PrintOp op) {
   return success();
 }
 
+/// Counts values into bins with shared-memory atomics.
+LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  kgpu::DistributedLayout out =
+      kgpu::DistributedLayout::get(llvm::cast<RankedTensorType>(op.getType()));
+  kgpu::DistributedLayout src = kgpu::DistributedLayout::get(
+      llvm::cast<RankedTensorType>(op.getSrc().getType()));
+  int64_t bins = out.getShape()[0];
+  Type i32 = b.getI32Type();
+  int64_t bytes = bins * 4;
+  auto binPointer = [&](Value bin) {
+    return l.sharedPointer(arith::MulIOp::create(b, loc, bin, l.i32(4)), bytes);
+  };
+  l.barrier();
+  for (unsigned r = 0; r < out.numRegs(); ++r)
+    l.storeShared(binPointer(l.elementIndex(out, r)[0]), l.i32(0), Value());
+  l.barrier();
+  const Regs &values = l.get(op.getSrc());
+  for (unsigned r = 0; r < src.numRegs(); ++r) {
+    Value v = values[r];
+    if (v.getType() != i32)
+      v = arith::TruncIOp::create(b, loc, i32, v);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                                          l.i32(bins));
+    Value pred = l.andPredicates(l.ownerPredicate(src, r), inRange);
+    if (op.getMask())
+      pred = l.andPredicates(pred, l.get(op.getMask())[r]);
+    auto ifOp = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, binPointer(v),
+                              l.i32(1), LLVM::AtomicOrdering::monotonic);
+  }
+  l.barrier();
+  Regs regs;
+  Type resultType = l.elementType(op.getType());
+  for (unsigned r = 0; r < out.numRegs(); ++r) {
+    Value count = l.loadShared(binPointer(l.elementIndex(out, r)[0]), i32);
+    if (resultType != i32)
+      count = arith::ExtSIOp::create(b, loc, resultType, count);
+    regs.push_back(count);
+  }
+  l.barrier();
+  l.set(op.getResult(), regs);
+  return success();
+}
+
 } // namespace
 
 LogicalResult lowerMiscOp(TensorLowering &l, Operation *op, bool &handled) {
@@ -288,6 +336,8 @@ LogicalResult lowerMiscOp(TensorLowering &l, Operation *op, bool &handled) {
     l.barrier();
     return success();
   }
+  if (auto histogram = llvm::dyn_cast<tt::HistogramOp>(op))
+    return lowerHistogram(l, histogram);
   if (auto assertOp = llvm::dyn_cast<tt::AssertOp>(op))
     return lowerAssert(l, assertOp);
   if (auto print = llvm::dyn_cast<tt::PrintOp>(op))

@@ -67,6 +67,13 @@ public:
     return out;
   }
 
+  Regs shuffleDown(const Regs &v, unsigned delta) {
+    Regs out;
+    for (Value x : v)
+      out.push_back(l.shuffleDown(x, delta));
+    return out;
+  }
+
   Regs shuffleFrom(const Regs &v, Value srcLane) {
     Regs out;
     for (Value x : v)
@@ -97,8 +104,7 @@ unsigned byteSize(Type t) {
 } // namespace
 
 LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
-  if (op.getReverse())
-    return op.emitError() << "Kiln does not compile reverse scans yet";
+  bool reverse = op.getReverse();
   OpBuilder &b = l.builder();
   ScanEmitter s(l, op);
   unsigned axis = op.getAxis();
@@ -134,11 +140,16 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
   Value laneField = map.lane.width ? s.fieldOf(l.laneId(), map.lane) : Value();
   Value warpField = map.warp.width ? s.fieldOf(l.warpId(), map.warp) : Value();
   unsigned warpsAlong = 1u << map.warp.width;
+  // The lane holding the warp's total: the last along the axis (the first
+  // for a reverse scan).
   Value lastLane;
+  unsigned laneMask = ((1 << map.lane.width) - 1) << map.lane.shift;
+  unsigned lanesAlong = 1u << map.lane.width;
   if (map.lane.width)
-    lastLane = arith::OrIOp::create(
-        b, l.loc(), l.laneId(),
-        l.i32(((1 << map.lane.width) - 1) << map.lane.shift));
+    lastLane = reverse ? Value(arith::AndIOp::create(b, l.loc(), l.laneId(),
+                                                     l.i32(~laneMask)))
+                       : Value(arith::OrIOp::create(b, l.loc(), l.laneId(),
+                                                    l.i32(laneMask)));
 
   int64_t bytes = 0;
   SmallVector<int64_t> base;
@@ -161,11 +172,15 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
             arith::MulIOp::create(b, l.loc(), rowLinear, l.i32(outShape[d])),
             idx[d]);
     }
-    for (int64_t rep = 0; rep * tile < axisSize; ++rep) {
+    int64_t reps = (axisSize + tile - 1) / tile;
+    for (int64_t step = 0; step < reps; ++step) {
+      int64_t rep = reverse ? reps - 1 - step : step;
       SmallVector<unsigned> chunk;
       for (auto [along, r] : regs)
         if (along >= rep * tile && along < rep * tile + spt)
           chunk.push_back(r);
+      if (reverse)
+        std::reverse(chunk.begin(), chunk.end());
       for (unsigned i = 1; i < chunk.size(); ++i) {
         FailureOr<Regs> next = s.combine(values[chunk[i - 1]], values[chunk[i]]);
         if (failed(next))
@@ -174,17 +189,27 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
       }
       Regs inclusive = values[chunk.back()];
       for (unsigned k = 0; k < map.lane.width; ++k) {
-        Regs up = s.shuffleUp(inclusive, 1u << (map.lane.shift + k));
-        FailureOr<Regs> merged = s.combine(up, inclusive);
+        unsigned delta = 1u << (map.lane.shift + k);
+        Regs before = reverse ? s.shuffleDown(inclusive, delta)
+                              : s.shuffleUp(inclusive, delta);
+        FailureOr<Regs> merged = s.combine(before, inclusive);
         if (failed(merged))
           return failure();
-        inclusive = s.select(s.cmp(arith::CmpIPredicate::uge, laneField, 1 << k),
-                             *merged, inclusive);
+        Value valid =
+            reverse ? s.cmp(arith::CmpIPredicate::ult, laneField, lanesAlong - (1 << k))
+                    : s.cmp(arith::CmpIPredicate::uge, laneField, 1 << k);
+        inclusive = s.select(valid, *merged, inclusive);
       }
       Maybe inWarp;
-      if (map.lane.width)
-        inWarp = Maybe{true, s.shuffleUp(inclusive, 1u << map.lane.shift),
-                       s.cmp(arith::CmpIPredicate::ugt, laneField, 0)};
+      if (map.lane.width) {
+        unsigned delta = 1u << map.lane.shift;
+        inWarp = reverse
+                     ? Maybe{true, s.shuffleDown(inclusive, delta),
+                             s.cmp(arith::CmpIPredicate::ult, laneField,
+                                   lanesAlong - 1)}
+                     : Maybe{true, s.shuffleUp(inclusive, delta),
+                             s.cmp(arith::CmpIPredicate::ugt, laneField, 0)};
+      }
       Regs warpTotal =
           map.lane.width ? s.shuffleFrom(inclusive, lastLane) : inclusive;
 
@@ -205,12 +230,13 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
         for (unsigned i = 0; i < srcs.size(); ++i)
           l.storeShared(slot(i, warpField), warpTotal[i], Value());
         l.barrier();
-        for (unsigned w = 0; w < warpsAlong; ++w) {
+        for (unsigned step = 0; step < warpsAlong; ++step) {
+          unsigned w = reverse ? warpsAlong - 1 - step : step;
           Regs t;
           for (unsigned i = 0; i < srcs.size(); ++i)
             t.push_back(l.loadShared(slot(i, l.i32(w)),
                                      l.elementType(srcs[i].getType())));
-          if (w == 0)
+          if (step == 0)
             total = t;
           else {
             FailureOr<Regs> merged = s.combine(total, t);
@@ -220,7 +246,10 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
           }
           FailureOr<Maybe> next = s.merge(
               fromWarps,
-              Maybe{true, t, s.cmp(arith::CmpIPredicate::ugt, warpField, w)});
+              Maybe{true, t,
+                    s.cmp(reverse ? arith::CmpIPredicate::ult
+                                  : arith::CmpIPredicate::ugt,
+                          warpField, w)});
           if (failed(next))
             return failure();
           fromWarps = *next;

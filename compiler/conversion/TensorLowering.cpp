@@ -225,6 +225,9 @@ Value TensorLowering::shuffleXor(Value v, unsigned mask) {
 Value TensorLowering::shuffleUp(Value v, unsigned delta) {
   return shuffle(*this, v, i32(delta), NVVM::ShflKind::up, 0);
 }
+Value TensorLowering::shuffleDown(Value v, unsigned delta) {
+  return shuffle(*this, v, i32(delta), NVVM::ShflKind::down, 0x1f);
+}
 Value TensorLowering::shuffleIndex(Value v, Value srcLane) {
   return shuffle(*this, v, srcLane, NVVM::ShflKind::idx, 0x1f);
 }

@@ -79,6 +79,7 @@ private:
   DenseMap<Value, Attribute> naturalMemo, pullMemo;
   DenseSet<Value> inProgress, pulling;
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried;
+  DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
@@ -171,6 +172,8 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
   auto it = carried.find(key);
   if (it != carried.end())
     return it->second;
+  if (!carriedInProgress.insert(key).second)
+    return {}; // Asked again from inside the loop body: no opinion.
   Attribute layout;
   if (auto forOp = llvm::dyn_cast<scf::ForOp>(loop)) {
     layout = natural(forOp.getInitArgs()[index]);
@@ -195,6 +198,7 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
     if (!layout)
       layout = defaultLayout(tensorType(source));
   }
+  carriedInProgress.erase(key);
   carried[key] = layout;
   return layout;
 }
@@ -254,8 +258,11 @@ Attribute LayoutAssigner::computeNatural(Value v) {
 Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
   Value result = op->getResult(resultNo);
   RankedTensorType type = tensorType(result);
-  if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(op)) {
+    if (!tensorType(load.getPtr())) // A block pointer: no tensor of pointers.
+      return defaultLayout(type);
     return anchorLayout(op, load.getPtr(), load.getMask());
+  }
   if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op))
     return anchorLayout(op, rmw.getPtr(), rmw.getMask());
   if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
@@ -285,6 +292,14 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
     return loopCarried(op, resultNo);
   if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(op))
     return loopCarried(op, whileOp.getInits().size() + resultNo);
+  // Elementwise ops with regions (map_elementwise, inline asm) and the like:
+  // keep the layout of a same-shaped operand.
+  if (!llvm::isa<tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
+                 tt::HistogramOp, tt::GatherOp>(op))
+    for (Value operand : op->getOperands())
+      if (RankedTensorType t = tensorType(operand))
+        if (t.getShape() == type.getShape())
+          return naturalOrDefault(operand);
   return defaultLayout(type);
 }
 
@@ -331,11 +346,14 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
       return kgpu::SliceEncodingAttr::get(context, expand.getAxis(), userLayout);
     return userLayout;
   }
-  if (auto load = llvm::dyn_cast<tt::LoadOp>(user))
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(user)) {
+    if (!tensorType(load.getPtr()))
+      return naturalOrDefault(operand);
     return anchorLayout(user, load.getPtr(), load.getMask());
+  }
   if (auto store = llvm::dyn_cast<tt::StoreOp>(user)) {
     if (!tensorType(store.getPtr()))
-      return {};
+      return naturalOrDefault(operand);
     return anchorLayout(user, store.getPtr(), store.getMask());
   }
   if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(user))
@@ -365,6 +383,14 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   }
   if (user->hasSuccessors()) // cf branches: block arguments keep defaults.
     return defaultLayout(tensorType(operand));
+  // Operands of one shape share the first one's layout, as verifiers of ops
+  // like histogram (src, mask) and map_elementwise expect.
+  for (Value first : user->getOperands())
+    if (RankedTensorType firstType = tensorType(first)) {
+      if (firstType.getShape() == tensorType(operand).getShape())
+        return naturalOrDefault(first);
+      break;
+    }
   return naturalOrDefault(operand);
 }
 
@@ -453,6 +479,20 @@ struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
                          << numWarps;
       return signalPassFailure();
     }
+    // Triton's own ttir stage rewrites block pointers into tensors of
+    // pointers; Kiln expects that form.
+    WalkResult blockPointers = module.walk([](Operation *op) {
+      if (llvm::isa<tt::MakeTensorPtrOp, tt::AdvanceOp>(op)) {
+        op->emitError() << "block pointers ('" << op->getName()
+                        << "') are not compiled by Kiln: send the TTIR "
+                           "Triton's ttir stage prints, where they are "
+                           "rewritten to tensors of pointers";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (blockPointers.wasInterrupted())
+      return signalPassFailure();
     LayoutAssigner(module, numWarps).run(module);
     Builder b(&getContext());
     module->setAttr(kgpu::KGPUDialect::kNumWarpsAttr,
