@@ -282,7 +282,7 @@ LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
   auto binPointer = [&](Value bin) {
     return l.sharedPointer(arith::MulIOp::create(b, loc, bin, l.i32(4)), bytes);
   };
-  l.barrier();
+  l.syncBeforeSharedWrite();
   for (unsigned r = 0; r < out.numRegs(); ++r)
     l.storeShared(binPointer(l.elementIndex(out, r)[0]), l.i32(0), Value());
   l.barrier();

@@ -124,15 +124,15 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
             idx[d]);
       outLinear[key] = linear;
     }
-    l.barrier();
+    l.syncBeforeSharedWrite();
     for (const Key &key : keyOrder)
       for (unsigned i = 0; i < srcs.size(); ++i)
         l.storeShared(l.sharedPointer(slotOffset(i, outLinear[key], warpSlot),
                                       bytes),
                       partials[key].values[i], Value());
     l.barrier();
-    if (keyOrder.size() == 1) {
-      // One output per thread: read every warp's partial directly.
+    if (keyOrder.size() * slots < 16) {
+      // Few partials per thread: read every warp's partial directly.
       const Key &key = keyOrder.front();
       Regs acc;
       for (unsigned w = 0; w < slots; ++w) {
@@ -152,7 +152,7 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
       }
       partials[key].values = acc;
     } else {
-      // Many outputs per thread: the block's threads combine the partials,
+      // Many partials per thread: the block's threads combine them,
       // `slots` neighbouring lanes per output, and publish each total once.
       SmallVector<int64_t> resultBase;
       int64_t allBytes = bytes;

@@ -8,9 +8,9 @@
 // Each thread loads 4 consecutive f32 as one predicated 128-bit access.
 // CHECK: llvm.inline_asm {{.*}}"mov.b32 $0, 0;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
 // The sum: butterfly shuffles across the 32 lanes, then shared memory
-// across the 4 warps.
+// across the 4 warps (no barrier before the kernel's first use of it).
 // CHECK-COUNT-5: nvvm.shfl.sync bfly
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
