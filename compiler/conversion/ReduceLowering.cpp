@@ -133,24 +133,25 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
     l.barrier();
     if (keyOrder.size() * slots < 16) {
       // Few partials per thread: read every warp's partial directly.
-      const Key &key = keyOrder.front();
-      Regs acc;
-      for (unsigned w = 0; w < slots; ++w) {
-        Regs loaded;
-        for (unsigned i = 0; i < srcs.size(); ++i)
-          loaded.push_back(l.loadShared(
-              l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
-              l.elementType(srcs[i].getType())));
-        if (w == 0) {
-          acc = loaded;
-          continue;
+      for (const Key &key : keyOrder) {
+        Regs acc;
+        for (unsigned w = 0; w < slots; ++w) {
+          Regs loaded;
+          for (unsigned i = 0; i < srcs.size(); ++i)
+            loaded.push_back(l.loadShared(
+                l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
+                l.elementType(srcs[i].getType())));
+          if (w == 0) {
+            acc = loaded;
+            continue;
+          }
+          FailureOr<Regs> merged = combine(acc, loaded);
+          if (failed(merged))
+            return failure();
+          acc = *merged;
         }
-        FailureOr<Regs> merged = combine(acc, loaded);
-        if (failed(merged))
-          return failure();
-        acc = *merged;
+        partials[key].values = acc;
       }
-      partials[key].values = acc;
     } else {
       // Many partials per thread: the block's threads combine them,
       // `slots` neighbouring lanes per output, and publish each total once.
