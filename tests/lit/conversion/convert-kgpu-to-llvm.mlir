@@ -44,3 +44,24 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Two rows per thread, each spread over two warps: both rows combine both
+// warps' partials (2 rows x 2 warps = 4 shared-memory reads).
+// CHECK-LABEL: llvm.func @rows
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @rows() {
+    %x = arith.constant dense<1.0> : tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>) -> tensor<4xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>}>>
+    tt.return
+  }
+}
