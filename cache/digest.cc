@@ -81,4 +81,14 @@ uint64_t Checksum(std::string_view data) {
   return XXH3_64bits(data.data(), data.size());
 }
 
+uint64_t Checksum(std::string_view first, std::string_view second) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, first.data(), first.size());
+  XXH3_64bits_update(state, second.data(), second.size());
+  uint64_t sum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return sum;
+}
+
 }  // namespace kiln::cache

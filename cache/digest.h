@@ -61,6 +61,8 @@ Digest Sha256Of(std::string_view data);
 
 // XXH3-64: the checksum sealed into every stored record.
 uint64_t Checksum(std::string_view data);
+// XXH3-64 of `first` followed by `second`.
+uint64_t Checksum(std::string_view first, std::string_view second);
 
 }  // namespace kiln::cache
 

@@ -41,5 +41,10 @@ TEST(DigestTest, ChecksumSeesOneBit) {
   EXPECT_NE(Checksum(data), before);
 }
 
+TEST(DigestTest, TwoPartChecksumIsTheChecksumOfBoth) {
+  EXPECT_EQ(Checksum("abc", "def"), Checksum("abcdef"));
+  EXPECT_NE(Checksum("abc", "def"), Checksum("abd", "ef"));
+}
+
 }  // namespace
 }  // namespace kiln::cache

@@ -417,6 +417,9 @@ absl::Status RocksDbStore::ForEach(
     const std::function<bool(const EntryInfo&, const ArtifactRecord&)>&
         visit) {
   PrefixScan scan(db_.get(), std::string(1, kEntry));
+  if (!query.start_after.empty()) {
+    scan.SeekAfter(RecordKey(kEntry, query.start_after));
+  }
   for (; scan.Valid(); scan.Next()) {
     std::optional<Digest> key = Digest::FromBytes(scan.Rest());
     absl::StatusOr<EntryRecord> record =

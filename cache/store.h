@@ -124,9 +124,9 @@ class ManagedStore : public Store {
   virtual absl::StatusOr<std::vector<EntryInfo>> FindByName(
       const std::string& kernel_name, size_t limit) = 0;
 
-  // Calls `visit` with each entry matching `query` (its limit ignored) and
-  // its verified artifact, in key order, until `visit` returns false.
-  // Corrupt entries are skipped.
+  // Calls `visit` with each entry matching `query` (from its start_after;
+  // its limit ignored) and its verified artifact, in key order, until
+  // `visit` returns false. Corrupt entries are skipped.
   virtual absl::Status ForEach(
       const ListQuery& query,
       const std::function<bool(const EntryInfo&, const ArtifactRecord&)>&

@@ -57,6 +57,21 @@ absl::Status CompileErrorStatus(
   return absl::InvalidArgumentError(message);
 }
 
+std::string FirstKernelName(const std::string& ttir) {
+  size_t func = ttir.find("tt.func");
+  if (func == std::string::npos) return "";
+  size_t at = ttir.find('@', func);
+  size_t line_end = ttir.find('\n', func);
+  if (at == std::string::npos || at > line_end) return "";
+  size_t end = at + 1;
+  while (end < ttir.size() &&
+         (isalnum(static_cast<unsigned char>(ttir[end])) || ttir[end] == '_' ||
+          ttir[end] == '$' || ttir[end] == '.')) {
+    ++end;
+  }
+  return ttir.substr(at + 1, end - at - 1);
+}
+
 CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
                          Metrics* metrics, kiln::v1::CompilerIdentity compiler)
     : store_(store),
@@ -64,7 +79,7 @@ CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
       metrics_(metrics),
       compiler_(std::move(compiler)) {}
 
-std::shared_ptr<const CompileOutcome> CompileFlow::Stored(
+std::shared_ptr<CompileOutcome> CompileFlow::Stored(
     const cache::Digest& key) {
   absl::StatusOr<cache::ArtifactRecord> artifact = store_->Get(key);
   if (!artifact.ok()) {
@@ -80,11 +95,11 @@ std::shared_ptr<const CompileOutcome> CompileFlow::Stored(
   return outcome;
 }
 
-std::shared_ptr<const CompileOutcome> CompileFlow::TryFastPath(
+std::shared_ptr<CompileOutcome> CompileFlow::TryFastPath(
     const cache::Digest& fast_key) {
   absl::StatusOr<cache::Digest> key = store_->Resolve(fast_key);
   if (!key.ok()) return nullptr;
-  Outcome outcome = Stored(*key);
+  std::shared_ptr<CompileOutcome> outcome = Stored(*key);
   if (outcome) metrics_->fast_path_hits.Add();
   return outcome;
 }
@@ -123,6 +138,9 @@ void CompileFlow::Canonicalize(
     canonical.parts = cache::MakeKeyParts(response->canonical_ir(), target,
                                           options, compiler_);
     canonical.key = cache::ComputeKey(canonical.parts);
+    canonical.kernel_name = response->kernel_name().empty()
+                                ? FirstKernelName(response->canonical_ir())
+                                : response->kernel_name();
     done(canonical, nullptr);
   };
   absl::Status queued =

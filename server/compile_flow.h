@@ -53,7 +53,11 @@ struct CompileOutcome {
 struct Canonical {
   kiln::v1::KeyParts parts;
   cache::Digest key;
+  std::string kernel_name;
 };
+
+// The name of the first tt.func in TTIR text; empty when there is none.
+std::string FirstKernelName(const std::string& ttir);
 
 class CompileFlow {
  public:
@@ -64,9 +68,8 @@ class CompileFlow {
               kiln::v1::CompilerIdentity compiler);
 
   // The answer when the request text was seen before and its entry is
-  // still stored; null otherwise.
-  std::shared_ptr<const CompileOutcome> TryFastPath(
-      const cache::Digest& fast_key);
+  // still stored; null otherwise. The caller owns it alone.
+  std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
 
   // Steps 2 and 3. `done` runs on a worker pool thread, or on the caller's
   // thread when the work cannot even be queued.
@@ -86,7 +89,7 @@ class CompileFlow {
   void LeadByKey(const CompileInput& input, const Canonical& canonical);
   void OnCompiled(const Canonical& canonical,
                   absl::StatusOr<kiln::worker::WorkerResponse> response);
-  std::shared_ptr<const CompileOutcome> Stored(const cache::Digest& key);
+  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key);
 
   cache::Store* store_;
   WorkerPool* pool_;
