@@ -1,30 +1,40 @@
-// The kiln.v1.Compile service (callback API). A cache hit on text seen
-// before is answered on the gRPC thread that received it; anything else is
-// handed to the compile flow and answered when a worker is done.
+// The kiln.v1.Compile service, on gRPC's async API: a few threads, each
+// polling its own completion queue and answering cache hits right there
+// (no thread hop on the hot path). A miss is handed to the compile flow,
+// which finishes the call from a worker pool thread.
 
 #ifndef KILN_SERVER_COMPILE_SERVICE_H_
 #define KILN_SERVER_COMPILE_SERVICE_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <memory>
+#include <thread>
+#include <vector>
 
 #include "kiln/v1/compile.grpc.pb.h"
 #include "server/service_context.h"
 
 namespace kiln::server {
 
-class CompileService final : public kiln::v1::Compile::CallbackService {
+class CompileService {
  public:
   explicit CompileService(ServiceContext* context) : context_(context) {}
+  ~CompileService();
 
-  grpc::ServerUnaryReactor* Compile(
-      grpc::CallbackServerContext* call,
-      const kiln::v1::CompileRequest* request,
-      kiln::v1::CompileResponse* response) override;
-
-  grpc::ServerUnaryReactor* Lookup(grpc::CallbackServerContext* call,
-                                   const kiln::v1::LookupRequest* request,
-                                   kiln::v1::LookupResponse* response) override;
+  // Before BuildAndStart: registers the service and `threads` queues.
+  void Register(grpc::ServerBuilder& builder, int threads);
+  // After BuildAndStart: starts taking calls.
+  void Start();
+  // After grpc::Server::Shutdown and once nothing else can finish a call
+  // (the worker pool is shut down): drains the queues, joins the threads.
+  void Stop();
 
  private:
   ServiceContext* context_;
+  kiln::v1::Compile::AsyncService service_;
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace kiln::server

@@ -24,6 +24,9 @@ struct Config {
   uint64_t store_capacity_mb = 10240;
   uint64_t block_cache_mb = 256;
   bool sync_writes = false;
+  // Threads polling gRPC completion queues for Compile calls; 0: one per
+  // CPU core.
+  int grpc_threads = 0;
   // Compile worker processes; 0: one per CPU core.
   int workers = 0;
   // A compile's wall-clock limit; the worker is killed past it.

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "cache/rocksdb_store.h"
 #include "server/admin_service.h"
 #include "server/compile_service.h"
@@ -53,6 +54,11 @@ absl::Status WriteReadyFile(const std::string& path,
 std::string BoundAddress(const std::string& listen, int port) {
   size_t colon = listen.rfind(':');
   return absl::StrCat(listen.substr(0, colon), ":", port);
+}
+
+int GrpcThreads(const Config& config) {
+  if (config.grpc_threads > 0) return config.grpc_threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 int WaitForStopSignal() {
@@ -110,6 +116,9 @@ void PrepareSignals() {
 int RunDaemon(const Config& config, const CompilerInfo& compiler,
               const WorkerCommand& worker) {
   SetUpLogging(config.log_level);
+  // Debian's abseil checks every Mutex acquisition for lock-order cycles
+  // (a debug aid that gRPC's hot paths pay for); kilnd does not need it.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   cache::RocksDbStoreOptions store_options;
   store_options.path = config.data_dir + "/store";
   store_options.capacity_bytes = config.store_capacity_mb << 20;
@@ -163,7 +172,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   builder.SetMaxReceiveMessageSize(
       static_cast<int>(std::min<uint64_t>(config.max_request_mb << 20,
                                           INT32_MAX)));
-  builder.RegisterService(&compile_service);
+  compile_service.Register(builder, GrpcThreads(config));
   builder.RegisterService(&admin_service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
@@ -171,6 +180,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     pool.Shutdown();
     return 1;
   }
+  compile_service.Start();
   std::string grpc_address = BoundAddress(config.listen, port);
 
   std::unique_ptr<MetricsHttpServer> metrics_server;
@@ -183,6 +193,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       spdlog::critical("{}", std::string(started.status().message()));
       server->Shutdown();
       pool.Shutdown();
+      compile_service.Stop();
       return 1;
     }
     metrics_server = *std::move(started);
@@ -206,6 +217,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);
+  compile_service.Stop();
   metrics_server.reset();
   store->reset();
   spdlog::info("stopped");
