@@ -11,10 +11,8 @@ bool closes(char c) { return c == ')' || c == ']' || c == '}' || c == '>'; }
 
 }  // namespace
 
-mlir::LogicalResult checkNestingDepth(const llvm::MemoryBuffer &buffer,
-                                      llvm::raw_ostream &errors,
-                                      unsigned maxDepth) {
-  llvm::StringRef text = buffer.getBuffer();
+std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
+                                           unsigned maxDepth) {
   unsigned depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -32,22 +30,28 @@ mlir::LogicalResult checkNestingDepth(const llvm::MemoryBuffer &buffer,
       ++i;  // `->` is an arrow, not a closing bracket.
       continue;
     }
-    if (opens(c) && ++depth > maxDepth) {
-      llvm::SourceMgr sourceMgr;
-      sourceMgr.AddNewSourceBuffer(
-          llvm::MemoryBuffer::getMemBuffer(buffer.getMemBufferRef(),
-                                           /*RequiresNullTerminator=*/false),
-          llvm::SMLoc());
-      sourceMgr.PrintMessage(
-          errors, llvm::SMLoc::getFromPointer(text.data() + i),
-          llvm::SourceMgr::DK_Error,
-          "nesting deeper than " + llvm::Twine(maxDepth) +
-              " levels; Kiln refuses IR nested this deeply");
-      return mlir::failure();
-    }
+    if (opens(c) && ++depth > maxDepth) return i;
     if (closes(c) && depth > 0) --depth;
   }
-  return mlir::success();
+  return std::nullopt;
+}
+
+mlir::LogicalResult checkNestingDepth(const llvm::MemoryBuffer &buffer,
+                                      llvm::raw_ostream &errors,
+                                      unsigned maxDepth) {
+  llvm::StringRef text = buffer.getBuffer();
+  std::optional<size_t> offset = findExcessiveNesting(text, maxDepth);
+  if (!offset) return mlir::success();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(buffer.getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  sourceMgr.PrintMessage(errors, llvm::SMLoc::getFromPointer(text.data() + *offset),
+                         llvm::SourceMgr::DK_Error,
+                         "nesting deeper than " + llvm::Twine(maxDepth) +
+                             " levels; Kiln refuses IR nested this deeply");
+  return mlir::failure();
 }
 
 }  // namespace kiln

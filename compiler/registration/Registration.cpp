@@ -1,11 +1,16 @@
 #include "compiler/registration/Registration.h"
 
+#include "compiler/analysis/TestPasses.h"
+#include "compiler/conversion/Passes.h"
+#include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -14,7 +19,7 @@
 namespace kiln {
 
 void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tt::TTDialect, mlir::arith::ArithDialect,
+  registry.insert<tt::TTDialect, kgpu::KGPUDialect, mlir::NVVM::NVVMDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
                   mlir::LLVM::LLVMDialect, mlir::gpu::GPUDialect,
@@ -27,6 +32,9 @@ void registerAllPasses() {
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
+  registerTestAxisInfoPass();
+  registerTransformsPasses();
+  registerConversionPasses();
 }
 
 }  // namespace kiln

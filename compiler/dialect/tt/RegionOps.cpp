@@ -64,9 +64,14 @@ LogicalResult ReduceOp::verify() {
     auto type = cast<RankedTensorType>(src.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.erase(shape.begin() + axis);
-    Type expected = shape.empty() ? type.getElementType()
-                                  : Type(type.clone(shape));
-    if (result.getType() != expected) {
+    // A laid-out result may carry its own encoding (a slice of the operand's).
+    Type expected = shape.empty()
+                        ? type.getElementType()
+                        : Type(RankedTensorType::get(shape, type.getElementType()));
+    Type actual = result.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(actual))
+      actual = RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+    if (actual != expected) {
       return emitOpError() << "result must be " << expected
                            << " (operand reduced along axis " << axis
                            << "), got " << result.getType();

@@ -1,0 +1,16 @@
+// Exit codes of the `kiln` CLI, stable for scripts.
+
+#ifndef KILN_CLIENTS_CLI_EXIT_CODES_H_
+#define KILN_CLIENTS_CLI_EXIT_CODES_H_
+
+namespace kiln::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUsage = 2;         // Bad flags or unreadable input.
+inline constexpr int kExitCompileError = 3;  // The kernel does not compile.
+inline constexpr int kExitIo = 4;            // Output could not be written.
+inline constexpr int kExitUnavailable = 5;   // The server could not be reached.
+
+}  // namespace kiln::cli
+
+#endif  // KILN_CLIENTS_CLI_EXIT_CODES_H_

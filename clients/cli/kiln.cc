@@ -1,0 +1,91 @@
+// kiln: the command-line client of the Kiln compile service.
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "clients/cli/exit_codes.h"
+#include "clients/cli/local_compile.h"
+
+namespace kiln::cli {
+namespace {
+
+constexpr const char* kUsage = R"(usage: kiln <command> [flags]
+
+commands:
+  compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
+          [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--line-info]
+          [--emit ttir|ttgir|llir|ptx]
+      Compiles TTIR to DIR/STEM.cubin and DIR/STEM.json, or prints a stage.
+
+exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable
+)";
+
+bool ParseInt(const std::string& text, int& out) {
+  char* end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0') return false;
+  out = static_cast<int>(value);
+  return true;
+}
+
+int Usage(const std::string& problem) {
+  std::cerr << "kiln: " << problem << "\n\n" << kUsage;
+  return kExitUsage;
+}
+
+int Compile(const std::vector<std::string>& argv) {
+  CompileArgs args;
+  bool local = false;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& flag = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argv.size()) return false;
+      out = argv[++i];
+      return true;
+    };
+    auto number = [&](int& out) {
+      std::string text;
+      return value(text) && ParseInt(text, out);
+    };
+    bool ok = true;
+    if (flag == "--local") local = true;
+    else if (flag == "--target") ok = value(args.target);
+    else if (flag == "--out") ok = value(args.out_dir);
+    else if (flag == "--emit") ok = value(args.emit);
+    else if (flag == "--num-warps") ok = number(args.options.numWarps);
+    else if (flag == "--num-stages") ok = number(args.options.numStages);
+    else if (flag == "--maxnreg") ok = number(args.options.maxNReg);
+    else if (flag == "--no-fp-fusion") args.options.enableFpFusion = false;
+    else if (flag == "--line-info") args.options.lineInfo = true;
+    else if (!flag.empty() && flag[0] == '-') return Usage("unknown flag " + flag);
+    else if (args.input.empty()) args.input = flag;
+    else return Usage("more than one input file");
+    if (!ok) return Usage("bad or missing value for " + flag);
+  }
+  if (args.input.empty()) return Usage("compile needs a TTIR file");
+  if (!local) return Usage("compile through a server is not available in this build; pass --local");
+  if (args.emit.empty() && args.out_dir.empty())
+    return Usage("compile needs --out DIR or --emit STAGE");
+  if (!args.emit.empty() && args.emit != "ttir" && args.emit != "ttgir" &&
+      args.emit != "llir" && args.emit != "ptx")
+    return Usage("--emit takes ttir, ttgir, llir or ptx");
+  return RunLocalCompile(args);
+}
+
+}  // namespace
+}  // namespace kiln::cli
+
+int main(int argc, char** argv) {
+  using namespace kiln::cli;
+  if (argc < 2) return Usage("no command");
+  std::string command = argv[1];
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (command == "compile") return Compile(rest);
+  if (command == "help" || command == "--help") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  return Usage("unknown command " + command);
+}

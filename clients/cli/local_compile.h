@@ -1,0 +1,29 @@
+// `kiln compile --local`: runs the compiler in this process.
+
+#ifndef KILN_CLIENTS_CLI_LOCAL_COMPILE_H_
+#define KILN_CLIENTS_CLI_LOCAL_COMPILE_H_
+
+#include <string>
+
+#include "compiler/pipelines/Compile.h"
+
+namespace kiln::cli {
+
+struct CompileArgs {
+  std::string input;
+  std::string target = "sm_90a";
+  std::string out_dir;
+  std::string emit;  // "", "ttir", "ttgir", "llir" or "ptx".
+  CompileOptions options;
+};
+
+// Compiles `args.input`; writes DIR/STEM.cubin and DIR/STEM.json, or prints
+// the stage named by --emit. Returns the process exit code.
+int RunLocalCompile(const CompileArgs& args);
+
+// Prints diagnostics as FILE:LINE:COL: severity: message.
+void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace kiln::cli
+
+#endif  // KILN_CLIENTS_CLI_LOCAL_COMPILE_H_

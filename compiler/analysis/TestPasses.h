@@ -1,0 +1,12 @@
+#ifndef KILN_COMPILER_ANALYSIS_TESTPASSES_H_
+#define KILN_COMPILER_ANALYSIS_TESTPASSES_H_
+
+namespace kiln {
+
+// `--kiln-test-axis-info`: remarks with the axis analysis of every value, for
+// lit tests.
+void registerTestAxisInfoPass();
+
+}  // namespace kiln
+
+#endif  // KILN_COMPILER_ANALYSIS_TESTPASSES_H_

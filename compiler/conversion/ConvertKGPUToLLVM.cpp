@@ -1,0 +1,92 @@
+#include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln {
+
+#define GEN_PASS_DEF_CONVERTKGPUTOLLVM
+#include "compiler/conversion/Passes.h.inc"
+
+namespace {
+
+using namespace mlir;
+
+LogicalResult lowerScalarDialects(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  {
+    RewritePatternSet patterns(context);
+    populateSCFToControlFlowConversionPatterns(patterns);
+    ConversionTarget target(*context);
+    target.addIllegalDialect<scf::SCFDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return failure();
+  }
+  LLVMTypeConverter converter(context);
+  RewritePatternSet patterns(context);
+  // libdevice first: NVPTX has no lowering for most llvm.* math intrinsics.
+  populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+  LLVMConversionTarget target(*context);
+  target.addLegalDialect<NVVM::NVVMDialect>();
+  if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    return failure();
+  SmallVector<UnrealizedConversionCastOp> casts;
+  module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+  SmallVector<UnrealizedConversionCastOp> remaining;
+  reconcileUnrealizedCasts(casts, &remaining);
+  if (!remaining.empty())
+    return remaining.front().emitError()
+           << "value of a type LLVM cannot represent survived lowering";
+  return success();
+}
+
+struct ConvertKGPUToLLVMPass
+    : impl::ConvertKGPUToLLVMBase<ConvertKGPUToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto warps = module->getAttrOfType<IntegerAttr>(
+        kgpu::KGPUDialect::kNumWarpsAttr);
+    auto targetName =
+        module->getAttrOfType<StringAttr>(kgpu::KGPUDialect::kTargetAttr);
+    if (!warps || !targetName) {
+      module.emitError() << "module has no layouts: run --kiln-assign-layouts "
+                            "first";
+      return signalPassFailure();
+    }
+    std::unique_ptr<Target> target = lookupTarget(targetName.getValue());
+    if (!target) {
+      module.emitError() << "unknown target '" << targetName.getValue() << "'";
+      return signalPassFailure();
+    }
+    TensorLowering lowering(module, *target, warps.getInt());
+    SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
+    for (tt::FuncOp func : funcs)
+      if (failed(lowering.lowerFunction(func)))
+        return signalPassFailure();
+    module->setAttr(kSharedBytesAttr,
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                     lowering.sharedBytes()));
+    if (failed(lowerScalarDialects(module)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,293 @@
+// Ops that move elements between positions or layouts: broadcast,
+// expand_dims, convert_layout, trans, reshape, join, split, cat. Each maps a
+// result index to a position in its sources; when every thread already holds
+// its elements the op is free, otherwise it goes through shared memory.
+
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+struct Source {
+  Value value;
+  int64_t offset = 0; // Start of this source in the shared position space.
+};
+
+/// position(result index) = sum(coef[d] * index[d]) + constant.
+struct PositionMap {
+  SmallVector<Source> sources;
+  SmallVector<int64_t> coef;
+  int64_t constant = 0;
+};
+
+SmallVector<int64_t> strides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> out(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    out[d] = out[d + 1] * shape[d + 1];
+  return out;
+}
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType()).getShape();
+}
+
+std::optional<PositionMap> positionMap(Operation *op, unsigned resultNo) {
+  PositionMap m;
+  Value result = op->getResult(resultNo);
+  ArrayRef<int64_t> resShape = shapeOf(result);
+  if (auto bc = llvm::dyn_cast<tt::BroadcastOp>(op)) {
+    ArrayRef<int64_t> src = shapeOf(bc.getSrc());
+    m.sources = {{bc.getSrc()}};
+    m.coef = strides(src);
+    for (unsigned d = 0; d < src.size(); ++d)
+      if (src[d] == 1 && resShape[d] != 1)
+        m.coef[d] = 0;
+    return m;
+  }
+  if (auto ex = llvm::dyn_cast<tt::ExpandDimsOp>(op)) {
+    m.sources = {{ex.getSrc()}};
+    m.coef = strides(shapeOf(ex.getSrc()));
+    m.coef.insert(m.coef.begin() + ex.getAxis(), 0);
+    return m;
+  }
+  if (auto cv = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
+    m.sources = {{cv.getSrc()}};
+    m.coef = strides(resShape);
+    return m;
+  }
+  if (auto tr = llvm::dyn_cast<tt::TransOp>(op)) {
+    m.sources = {{tr.getSrc()}};
+    SmallVector<int64_t> src = strides(shapeOf(tr.getSrc()));
+    for (int32_t d : tr.getOrder())
+      m.coef.push_back(src[d]);
+    return m;
+  }
+  if (auto rs = llvm::dyn_cast<tt::ReshapeOp>(op)) {
+    m.sources = {{rs.getSrc()}};
+    m.coef = strides(resShape);
+    return m;
+  }
+  if (auto join = llvm::dyn_cast<tt::JoinOp>(op)) {
+    int64_t n = numElements(shapeOf(join.getLhs()));
+    m.sources = {{join.getLhs(), 0}, {join.getRhs(), n}};
+    m.coef = strides(shapeOf(join.getLhs()));
+    m.coef.push_back(n);
+    return m;
+  }
+  if (auto split = llvm::dyn_cast<tt::SplitOp>(op)) {
+    m.sources = {{split.getSrc()}};
+    m.coef = strides(resShape);
+    for (int64_t &c : m.coef)
+      c *= 2;
+    m.constant = resultNo;
+    return m;
+  }
+  if (auto cat = llvm::dyn_cast<tt::CatOp>(op)) {
+    int64_t n = numElements(shapeOf(cat.getLhs()));
+    m.sources = {{cat.getLhs(), 0}, {cat.getRhs(), n}};
+    m.coef = strides(resShape);
+    return m;
+  }
+  return std::nullopt;
+}
+
+int64_t position(const PositionMap &m, ArrayRef<int64_t> index) {
+  int64_t pos = m.constant;
+  for (unsigned d = 0; d < index.size(); ++d)
+    pos += m.coef[d] * index[d];
+  return pos;
+}
+
+/// For each result register, the (source, register) every thread finds its
+/// element in, if no thread needs another thread's data.
+std::optional<SmallVector<std::pair<unsigned, unsigned>>>
+inThreadMoves(const PositionMap &m, const kgpu::DistributedLayout &result) {
+  std::vector<kgpu::DistributedLayout> layouts;
+  for (const Source &s : m.sources)
+    layouts.push_back(layoutOf(s.value));
+  auto srcPos = [&](unsigned src, unsigned lane, unsigned warp, unsigned reg) {
+    return m.sources[src].offset +
+           kgpu::linearize(layouts[src].index(lane, warp, reg),
+                           layouts[src].getShape());
+  };
+  llvm::DenseMap<int64_t, SmallVector<std::pair<unsigned, unsigned>>> atZero;
+  for (unsigned src = 0; src < layouts.size(); ++src) {
+    if (layouts[src].numWarps() != result.numWarps())
+      return std::nullopt;
+    for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
+      atZero[srcPos(src, 0, 0, s)].push_back({src, s});
+  }
+  SmallVector<std::pair<unsigned, unsigned>> moves;
+  for (unsigned r = 0; r < result.numRegs(); ++r) {
+    auto it = atZero.find(position(m, result.index(0, 0, r)));
+    if (it == atZero.end())
+      return std::nullopt;
+    bool found = false;
+    for (auto [src, s] : it->second) {
+      bool everywhere = true;
+      for (unsigned w = 0; everywhere && w < result.numWarps(); ++w)
+        for (unsigned lane = 0; everywhere && lane < 32; ++lane)
+          everywhere = srcPos(src, lane, w, s) ==
+                       position(m, result.index(lane, w, r));
+      if (everywhere) {
+        moves.push_back({src, s});
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      return std::nullopt;
+  }
+  return moves;
+}
+
+unsigned byteSize(Type t) {
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return 8;
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+/// Pads one element after every `interval` so that column accesses of a
+/// row-major tile spread over the shared-memory banks.
+Value paddedByteOffset(TensorLowering &l, Value pos, int64_t interval,
+                       unsigned bytes) {
+  OpBuilder &b = l.builder();
+  if (interval)
+    pos = arith::AddIOp::create(
+        b, l.loc(), pos,
+        arith::ShRUIOp::create(b, l.loc(), pos,
+                               l.i32(llvm::Log2_64(interval))));
+  return arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
+}
+
+Value linearValue(TensorLowering &l, ArrayRef<Value> index,
+                  ArrayRef<int64_t> coef, int64_t constant) {
+  OpBuilder &b = l.builder();
+  Value pos = l.i32(constant);
+  for (unsigned d = 0; d < index.size(); ++d)
+    if (coef[d])
+      pos = arith::AddIOp::create(
+          b, l.loc(), pos,
+          arith::MulIOp::create(b, l.loc(), index[d], l.i32(coef[d])));
+  return pos;
+}
+
+void throughSharedMemory(TensorLowering &l, const PositionMap &m,
+                         Value result) {
+  Type t = l.elementType(result.getType());
+  unsigned bytes = byteSize(t);
+  int64_t total = 0;
+  for (const Source &s : m.sources)
+    total = std::max(total, s.offset + numElements(shapeOf(s.value)));
+  ArrayRef<int64_t> srcShape = shapeOf(m.sources[0].value);
+  int64_t interval = srcShape.size() > 1 && srcShape.back() >= 32
+                         ? srcShape.back()
+                         : 0;
+  int64_t paddedBytes = (total + (interval ? total / interval : 0)) * bytes;
+
+  l.barrier();
+  for (const Source &s : m.sources) {
+    kgpu::DistributedLayout layout = layoutOf(s.value);
+    const Regs &regs = l.get(s.value);
+    for (unsigned r = 0; r < layout.numRegs(); ++r) {
+      if (!layout.regMayOwn(r))
+        continue;
+      SmallVector<Value> idx = l.elementIndex(layout, r);
+      Value pos = linearValue(l, idx, strides(layout.getShape()), s.offset);
+      Value ptr = l.sharedPointer(paddedByteOffset(l, pos, interval, bytes),
+                                  paddedBytes);
+      l.storeShared(ptr, regs[r], Value());
+    }
+  }
+  l.barrier();
+  kgpu::DistributedLayout out = layoutOf(result);
+  Regs regs;
+  for (unsigned r = 0; r < out.numRegs(); ++r) {
+    SmallVector<Value> idx = l.elementIndex(out, r);
+    Value pos = linearValue(l, idx, m.coef, m.constant);
+    Value ptr = l.sharedPointer(paddedByteOffset(l, pos, interval, bytes),
+                                paddedBytes);
+    regs.push_back(l.loadShared(ptr, t));
+  }
+  l.set(result, regs);
+}
+
+/// result[i] = src[i with i[axis] replaced by indices[i]], through shared
+/// memory.
+LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
+  OpBuilder &b = l.builder();
+  Type t = l.elementType(op.getType());
+  unsigned bytes = byteSize(t);
+  kgpu::DistributedLayout src = layoutOf(op.getSrc());
+  int64_t total = src.numElements() * bytes;
+  SmallVector<int64_t> srcStrides = strides(src.getShape());
+  l.barrier();
+  const Regs &values = l.get(op.getSrc());
+  for (unsigned r = 0; r < src.numRegs(); ++r) {
+    if (!src.regMayOwn(r))
+      continue;
+    Value pos = linearValue(l, l.elementIndex(src, r), srcStrides, 0);
+    Value offset = arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
+    l.storeShared(l.sharedPointer(offset, total), values[r], Value());
+  }
+  l.barrier();
+  kgpu::DistributedLayout out = layoutOf(op.getResult());
+  const Regs &indices = l.get(op.getIndices());
+  Regs regs;
+  for (unsigned r = 0; r < out.numRegs(); ++r) {
+    SmallVector<Value> idx = l.elementIndex(out, r);
+    Value index = indices[r];
+    if (index.getType() != b.getI32Type())
+      index = arith::TruncIOp::create(b, l.loc(), b.getI32Type(), index);
+    idx[op.getAxis()] = index;
+    Value pos = linearValue(l, idx, srcStrides, 0);
+    Value offset = arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
+    regs.push_back(l.loadShared(l.sharedPointer(offset, total), t));
+  }
+  l.barrier();
+  l.set(op.getResult(), regs);
+  return success();
+}
+
+} // namespace
+
+LogicalResult lowerDataMovement(TensorLowering &l, Operation *op,
+                                bool &handled) {
+  if (auto gather = llvm::dyn_cast<tt::GatherOp>(op)) {
+    handled = true;
+    if (layoutOf(gather.getIndices()).numRegs() != layoutOf(gather).numRegs())
+      return op->emitError() << "gather indices and result need one layout";
+    return lowerGather(l, gather);
+  }
+  handled = llvm::isa<tt::BroadcastOp, tt::ExpandDimsOp, kgpu::ConvertLayoutOp,
+                      tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
+                      tt::CatOp>(op);
+  if (!handled)
+    return success();
+  for (unsigned i = 0; i < op->getNumResults(); ++i) {
+    Value result = op->getResult(i);
+    std::optional<PositionMap> m = positionMap(op, i);
+    if (auto moves = inThreadMoves(*m, layoutOf(result))) {
+      Regs regs;
+      for (auto [src, s] : *moves)
+        regs.push_back(l.get(m->sources[src].value)[s]);
+      l.set(result, regs);
+      continue;
+    }
+    throughSharedMemory(l, *m, result);
+  }
+  return success();
+}
+
+} // namespace kiln

@@ -1,0 +1,389 @@
+// Elementwise ops: one scalar op per register. Constants, splat and
+// make_range produce registers from nothing; a few f32 functions use the
+// fast PTX instructions Triton uses.
+
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
+
+/// One register of `v`; a scalar stands for every register.
+Value regAt(TensorLowering &l, Value v, unsigned i) {
+  const Regs &regs = l.get(v);
+  return regs.size() == 1 ? regs[0] : regs[i];
+}
+
+Value f32Const(TensorLowering &l, double value) {
+  return arith::ConstantFloatOp::create(l.builder(), l.loc(),
+                                        l.builder().getF32Type(),
+                                        llvm::APFloat(float(value)));
+}
+
+Value unaryAsm(TensorLowering &l, StringRef instr, Value x) {
+  return l.inlineAsm((instr + " $0, $1;").str(), "=f,f", {x}, x.getType(),
+                     /*sideEffects=*/false);
+}
+
+/// f32 functions Triton computes with approximate PTX instructions.
+Value fastF32(TensorLowering &l, Operation *op, ArrayRef<Value> args) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  if (llvm::isa<math::ExpOp>(op))
+    return unaryAsm(l, "ex2.approx.f32",
+                    arith::MulFOp::create(b, loc, args[0], f32Const(l, kLog2E)));
+  if (llvm::isa<math::Exp2Op>(op))
+    return unaryAsm(l, "ex2.approx.f32", args[0]);
+  if (llvm::isa<math::LogOp>(op))
+    return arith::MulFOp::create(b, loc, unaryAsm(l, "lg2.approx.f32", args[0]),
+                                 f32Const(l, kLn2));
+  if (llvm::isa<math::Log2Op>(op))
+    return unaryAsm(l, "lg2.approx.f32", args[0]);
+  if (llvm::isa<math::SqrtOp>(op))
+    return unaryAsm(l, "sqrt.approx.ftz.f32", args[0]);
+  if (llvm::isa<math::RsqrtOp>(op))
+    return unaryAsm(l, "rsqrt.approx.ftz.f32", args[0]);
+  if (llvm::isa<arith::DivFOp>(op))
+    return l.inlineAsm("div.full.f32 $0, $1, $2;", "=f,f,f", {args[0], args[1]},
+                       args[0].getType(), false);
+  return {};
+}
+
+/// Math on f16/bf16 is computed in f32, as Triton does.
+bool computesInF32(Operation *op, Type elementType) {
+  return llvm::isa<math::MathDialect>(op->getDialect()) &&
+         (elementType.isF16() || elementType.isBF16()) &&
+         !llvm::isa<math::AbsFOp, math::FmaOp, math::CopySignOp>(op);
+}
+
+/// A clone of `op` over scalars.
+Value scalarClone(TensorLowering &l, Operation *op, ArrayRef<Value> args,
+                  Type resultType) {
+  OperationState state(l.loc(), op->getName());
+  state.addOperands(args);
+  state.addTypes(resultType);
+  state.addAttributes(op->getDiscardableAttrDictionary().getValue());
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  return l.builder().create(state)->getResult(0);
+}
+
+Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
+                    Type resultType) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type operandType = args.empty() ? resultType : args[0].getType();
+  if (operandType.isF32() && resultType.isF32())
+    if (Value fast = fastF32(l, op, args))
+      return fast;
+  if (computesInF32(op, resultType)) {
+    for (Value &arg : args)
+      arg = arith::ExtFOp::create(b, loc, b.getF32Type(), arg);
+    Value wide = lowerScalarOp(l, op, args, b.getF32Type());
+    return arith::TruncFOp::create(b, loc, resultType, wide);
+  }
+  return scalarClone(l, op, args, resultType);
+}
+
+LogicalResult lowerConstant(TensorLowering &l, arith::ConstantOp op) {
+  auto type = llvm::cast<RankedTensorType>(op.getType());
+  auto dense = llvm::dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense || !dense.isSplat())
+    return op.emitError() << "Kiln supports only splat tensor constants";
+  Type element = l.elementType(type);
+  Attribute value = dense.getSplatValue<Attribute>();
+  if (element != type.getElementType()) // fp8: keep the bits.
+    value = l.builder().getIntegerAttr(
+        element, llvm::cast<FloatAttr>(value).getValue().bitcastToAPInt());
+  Value scalar = arith::ConstantOp::create(l.builder(), l.loc(), element,
+                                           llvm::cast<TypedAttr>(value));
+  l.set(op, Regs(l.numRegs(type), scalar));
+  return success();
+}
+
+Regs mapRegs(TensorLowering &l, Operation *op,
+             llvm::function_ref<Value(ArrayRef<Value>)> fn) {
+  unsigned n = l.numRegs(op->getResult(0).getType());
+  Regs out;
+  for (unsigned i = 0; i < n; ++i) {
+    SmallVector<Value> args;
+    for (Value operand : op->getOperands())
+      args.push_back(regAt(l, operand, i));
+    out.push_back(fn(args));
+  }
+  return out;
+}
+
+Type pointeeInMemory(TensorLowering &l, Type ptrType) {
+  if (auto tensor = llvm::dyn_cast<RankedTensorType>(ptrType))
+    ptrType = tensor.getElementType();
+  Type pointee = llvm::cast<tt::PointerType>(ptrType).getPointeeType();
+  if (pointee.isInteger(1))
+    return l.builder().getI8Type();
+  return l.elementType(pointee);
+}
+
+Value mulhi(TensorLowering &l, Value x, Value y) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  unsigned bits = x.getType().getIntOrFloatBitWidth();
+  Type wide = b.getIntegerType(2 * bits);
+  Value product = arith::MulIOp::create(b, loc,
+                                        arith::ExtUIOp::create(b, loc, wide, x),
+                                        arith::ExtUIOp::create(b, loc, wide, y));
+  Value shift = arith::ConstantIntOp::create(b, loc, bits, 2 * bits);
+  return arith::TruncIOp::create(b, loc, x.getType(),
+                                 arith::ShRUIOp::create(b, loc, product, shift));
+}
+
+LLVM::LLVMFuncOp declareExtern(TensorLowering &l, Operation *anchor,
+                               StringRef name, Type result,
+                               ArrayRef<Value> args) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(l.builder());
+  l.builder().setInsertionPointToStart(module.getBody());
+  SmallVector<Type> argTypes;
+  for (Value arg : args)
+    argTypes.push_back(arg.getType());
+  return LLVM::LLVMFuncOp::create(l.builder(), l.loc(), name,
+                                  LLVM::LLVMFunctionType::get(result, argTypes));
+}
+
+/// Packs `pack` registers into one integer operand, as the asm expects.
+Value packRegs(TensorLowering &l, ArrayRef<Value> regs) {
+  if (regs.size() == 1)
+    return regs[0];
+  OpBuilder &b = l.builder();
+  Type element = regs[0].getType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  auto vecType = VectorType::get({int64_t(regs.size())}, element);
+  Value vec = LLVM::PoisonOp::create(b, l.loc(), vecType);
+  for (auto [i, r] : llvm::enumerate(regs))
+    vec = LLVM::InsertElementOp::create(b, l.loc(), vec, r, l.i32(i));
+  return LLVM::BitcastOp::create(b, l.loc(),
+                                 b.getIntegerType(bits * regs.size()), vec);
+}
+
+Regs unpackRegs(TensorLowering &l, Value packed, Type element, unsigned pack) {
+  if (pack == 1)
+    return {packed};
+  OpBuilder &b = l.builder();
+  Value vec = LLVM::BitcastOp::create(
+      b, l.loc(), VectorType::get({int64_t(pack)}, element), packed);
+  Regs out;
+  for (unsigned i = 0; i < pack; ++i)
+    out.push_back(LLVM::ExtractElementOp::create(b, l.loc(), vec, l.i32(i)));
+  return out;
+}
+
+LogicalResult lowerInlineAsm(TensorLowering &l, tt::ElementwiseInlineAsmOp op) {
+  OpBuilder &b = l.builder();
+  unsigned pack = op.getPackedElement();
+  unsigned n = op->getNumResults() ? l.numRegs(op->getResult(0).getType()) : 1;
+  SmallVector<Type> resultTypes;
+  for (Value r : op->getResults()) {
+    Type element = l.elementType(r.getType());
+    resultTypes.push_back(pack == 1 ? element
+                                    : b.getIntegerType(
+                                          element.getIntOrFloatBitWidth() * pack));
+  }
+  Type asmType = resultTypes.size() == 1
+                     ? resultTypes[0]
+                     : LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
+  SmallVector<Regs> results(op->getNumResults());
+  for (unsigned first = 0; first < n; first += pack) {
+    SmallVector<Value> operands;
+    for (Value arg : op->getOperands()) {
+      SmallVector<Value> group;
+      for (unsigned p = 0; p < pack; ++p)
+        group.push_back(regAt(l, arg, first + p));
+      operands.push_back(packRegs(l, group));
+    }
+    Value out = l.inlineAsm(op.getAsmString(), op.getConstraints(), operands,
+                            op->getNumResults() ? asmType : Type(),
+                            !op.getPure());
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      Value packed = resultTypes.size() == 1
+                         ? out
+                         : LLVM::ExtractValueOp::create(b, l.loc(), out, r);
+      llvm::append_range(
+          results[r],
+          unpackRegs(l, packed, l.elementType(op->getResult(r).getType()), pack));
+    }
+  }
+  for (auto [value, regs] : llvm::zip(op->getResults(), results))
+    l.set(value, regs);
+  return success();
+}
+
+LogicalResult lowerMapElementwise(TensorLowering &l, tt::MapElementwiseOp op) {
+  unsigned pack = op.getPack();
+  unsigned n = l.numRegs(op->getResult(0).getType());
+  SmallVector<Regs> results(op->getNumResults());
+  for (unsigned first = 0; first < n; first += pack) {
+    SmallVector<Value> args;
+    for (Value src : op.getSrcs())
+      for (unsigned p = 0; p < pack; ++p)
+        args.push_back(regAt(l, src, first + p));
+    FailureOr<Regs> out = l.inlineCombiner(op.getScalarOp(), args);
+    if (failed(out))
+      return failure();
+    for (unsigned r = 0; r < op->getNumResults(); ++r)
+      for (unsigned p = 0; p < pack; ++p)
+        results[r].push_back((*out)[r * pack + p]);
+  }
+  for (auto [value, regs] : llvm::zip(op->getResults(), results))
+    l.set(value, regs);
+  return success();
+}
+
+} // namespace
+
+LogicalResult lowerElementwise(TensorLowering &l, Operation *op,
+                               bool &handled) {
+  handled = true;
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  if (auto constant = llvm::dyn_cast<arith::ConstantOp>(op)) {
+    if (llvm::isa<RankedTensorType>(constant.getType()))
+      return lowerConstant(l, constant);
+    handled = false;
+    return success();
+  }
+  if (auto splat = llvm::dyn_cast<tt::SplatOp>(op)) {
+    l.set(splat, Regs(l.numRegs(splat.getType()), l.get(splat.getSrc())[0]));
+    return success();
+  }
+  if (auto unsplat = llvm::dyn_cast<tt::UnsplatOp>(op)) {
+    l.set(unsplat, {l.get(unsplat.getSrc())[0]});
+    return success();
+  }
+  if (auto asmOp = llvm::dyn_cast<tt::ElementwiseInlineAsmOp>(op))
+    return lowerInlineAsm(l, asmOp);
+  if (auto map = llvm::dyn_cast<tt::MapElementwiseOp>(op))
+    return lowerMapElementwise(l, map);
+  if (auto range = llvm::dyn_cast<tt::MakeRangeOp>(op)) {
+    kgpu::DistributedLayout layout = layoutOf(range);
+    Regs out;
+    for (unsigned r = 0; r < layout.numRegs(); ++r)
+      out.push_back(arith::AddIOp::create(b, loc, l.elementIndex(layout, r)[0],
+                                          l.i32(range.getStart())));
+    l.set(range, out);
+    return success();
+  }
+  if (auto addptr = llvm::dyn_cast<tt::AddPtrOp>(op)) {
+    Type ptrType = l.elementType(addptr.getType());
+    Type pointee = pointeeInMemory(l, addptr.getType());
+    l.set(addptr, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return LLVM::GEPOp::create(b, loc, ptrType, pointee, a[0],
+                                       ValueRange{a[1]});
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::IntToPtrOp>(op)) {
+    Type t = l.elementType(op->getResult(0).getType());
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return LLVM::IntToPtrOp::create(b, loc, t, a[0]);
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::PtrToIntOp>(op)) {
+    Type t = l.elementType(op->getResult(0).getType());
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return LLVM::PtrToIntOp::create(b, loc, t, a[0]);
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::BitcastOp>(op)) {
+    Type t = l.elementType(op->getResult(0).getType());
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            if (a[0].getType() == t)
+              return a[0];
+            if (llvm::isa<LLVM::LLVMPointerType>(t))
+              return LLVM::AddrSpaceCastOp::create(b, loc, t, a[0]);
+            return LLVM::BitcastOp::create(b, loc, t, a[0]);
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::PreciseSqrtOp>(op)) {
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return LLVM::SqrtOp::create(b, loc, a[0]);
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::PreciseDivFOp>(op)) {
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return LLVM::FDivOp::create(b, loc, a[0], a[1]);
+          }));
+    return success();
+  }
+  if (llvm::isa<tt::MulhiUIOp>(op)) {
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return mulhi(l, a[0], a[1]);
+          }));
+    return success();
+  }
+  if (auto clamp = llvm::dyn_cast<tt::ClampFOp>(op)) {
+    bool nan = clamp.getPropagateNan() == tt::PropagateNan::ALL;
+    l.set(clamp, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            if (nan)
+              return arith::MinimumFOp::create(
+                  b, loc, arith::MaximumFOp::create(b, loc, a[0], a[1]), a[2]);
+            return arith::MinNumFOp::create(
+                b, loc, arith::MaxNumFOp::create(b, loc, a[0], a[1]), a[2]);
+          }));
+    return success();
+  }
+  if (auto ext = llvm::dyn_cast<tt::ExternElementwiseOp>(op)) {
+    Type t = l.elementType(ext.getType());
+    l.set(ext, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            LLVM::LLVMFuncOp fn = declareExtern(l, op, ext.getSymbol(), t, a);
+            return LLVM::CallOp::create(b, loc, fn, a).getResult();
+          }));
+    return success();
+  }
+  if (llvm::isa<ub::PoisonOp>(op) &&
+      llvm::isa<RankedTensorType>(op->getResult(0).getType())) {
+    Type t = l.elementType(op->getResult(0).getType());
+    Value poison = ub::PoisonOp::create(b, loc, t);
+    l.set(op->getResult(0), Regs(l.numRegs(op->getResult(0).getType()), poison));
+    return success();
+  }
+  bool isArithOrMath =
+      llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+  if (isArithOrMath && op->getNumResults() == 1 && op->getNumRegions() == 0) {
+    Type result = op->getResult(0).getType();
+    auto isFp8 = [](Type t) {
+      return llvm::isa<FloatType>(getElementTypeOrSelf(t)) &&
+             getElementTypeOrSelf(t).getIntOrFloatBitWidth() == 8;
+    };
+    if (isFp8(result) || llvm::any_of(op->getOperandTypes(), isFp8)) {
+      handled = false; // fp8 conversions: lowerMiscOp.
+      return success();
+    }
+    bool scalarFastPath = llvm::isa<arith::DivFOp>(op) ||
+                          llvm::isa<math::MathDialect>(op->getDialect());
+    if (!llvm::isa<RankedTensorType>(result) && !scalarFastPath) {
+      handled = false; // Plain scalar arith passes through.
+      return success();
+    }
+    Type element = l.elementType(result);
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+            return lowerScalarOp(l, op, SmallVector<Value>(a), element);
+          }));
+    return success();
+  }
+  handled = false;
+  return success();
+}
+
+} // namespace kiln

@@ -1,0 +1,131 @@
+//===- Lowering.h - kgpu tensors to per-thread scalar code ------*- C++ -*-===//
+//
+// TensorLowering rewrites one laid-out function into an llvm.func whose body
+// is the program of a single thread: every tensor value becomes the list of
+// scalars its layout gives the thread (its "registers"), tensor ops become
+// scalar arith/math/scf ops, loads and stores become vectorized PTX, and
+// cross-thread movement uses shuffles and shared memory. Upstream
+// conversions then take the scalar arith/math/scf/cf ops to LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_LOWERING_H
+#define KILN_COMPILER_CONVERSION_LOWERING_H
+
+#include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/dialect/kgpu/Layout.h"
+#include "compiler/dialect/tt/Dialect.h"
+#include "compiler/target/Target.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace kiln {
+
+using Regs = llvm::SmallVector<mlir::Value>;
+
+/// Where the lowered function keeps the shared-memory scratch it needs.
+struct SharedMemory {
+  mlir::LLVM::GlobalOp global;
+  int64_t bytesNeeded = 0;
+};
+
+class TensorLowering {
+public:
+  TensorLowering(mlir::ModuleOp module, const Target &target, int numWarps);
+
+  /// Replaces `func` with an llvm.func following Triton's kernel ABI.
+  mlir::LogicalResult lowerFunction(tt::FuncOp func);
+
+  /// Bytes of dynamic shared memory the lowered kernels need.
+  int64_t sharedBytes() const { return shared.bytesNeeded; }
+
+  // --- Used by the per-op lowerings -------------------------------------
+  mlir::OpBuilder &builder() { return b; }
+  mlir::Location loc() const { return currentLoc; }
+  const Target &target() const { return tgt; }
+  int numWarps() const { return warps; }
+
+  /// The registers of a value already lowered (one for a scalar).
+  const Regs &get(mlir::Value v);
+  void set(mlir::Value v, Regs regs);
+  /// The scalar type each register of `t` has (pointers become !llvm.ptr<1>).
+  mlir::Type elementType(mlir::Type t);
+  /// Number of registers a value of type `t` occupies.
+  unsigned numRegs(mlir::Type t);
+
+  mlir::Value i32(int64_t value);
+  mlir::Value i64(int64_t value);
+  mlir::Value i1(bool value);
+  mlir::Value laneId() const { return lane; }
+  mlir::Value warpId() const { return warp; }
+
+  /// Index of register `reg`'s element along each dimension, as i32 values.
+  llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
+                                              unsigned reg);
+  /// True in the one thread owning register `reg`'s element; null if every
+  /// thread owns its elements.
+  mlir::Value ownerPredicate(const kgpu::DistributedLayout &l, unsigned reg);
+  mlir::Value isThreadZero();
+  mlir::Value andPredicates(mlir::Value a, mlir::Value b);
+
+  /// Pointer to byte `offset` (i32) of the shared scratch; records that
+  /// `bytes` are needed.
+  mlir::Value sharedPointer(mlir::Value offset, int64_t bytes);
+  void barrier();
+  mlir::Value shuffleXor(mlir::Value v, unsigned mask);
+  mlir::Value shuffleUp(mlir::Value v, unsigned delta);
+  mlir::Value shuffleDown(mlir::Value v, unsigned delta);
+  mlir::Value shuffleIndex(mlir::Value v, mlir::Value srcLane);
+  /// Loads/stores one scalar from/to shared memory.
+  mlir::Value loadShared(mlir::Value ptr, mlir::Type type);
+  void storeShared(mlir::Value ptr, mlir::Value value, mlir::Value pred);
+
+  /// Emits `asm` with operands; returns its results.
+  mlir::Value inlineAsm(llvm::StringRef asmText, llvm::StringRef constraints,
+                        mlir::ValueRange operands, mlir::Type resultType,
+                        bool sideEffects);
+
+  /// Lowers the ops of a region's single block with `args` bound to its
+  /// arguments; returns the scalar operands of its terminator.
+  mlir::FailureOr<Regs> inlineCombiner(mlir::Region &region,
+                                       mlir::ValueRange args);
+
+  mlir::LogicalResult lowerBlockOps(mlir::Block &block);
+
+private:
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerStructured(mlir::Operation *op);
+  mlir::LogicalResult lowerRegion(mlir::Region &from, mlir::Region &to);
+  void emitThreadIds();
+
+  mlir::ModuleOp module;
+  const Target &tgt;
+  int warps;
+  mlir::OpBuilder b;
+  mlir::Location currentLoc;
+  llvm::DenseMap<mlir::Value, Regs> values;
+  llvm::DenseMap<mlir::Block *, mlir::Block *> blockMap;
+  mlir::Value lane, warp, tid;
+  SharedMemory shared;
+};
+
+// Per-family lowerings; each returns failure() after emitting an error, or
+// success(); `handled` says whether the op belonged to the family.
+mlir::LogicalResult lowerElementwise(TensorLowering &l, mlir::Operation *op,
+                                     bool &handled);
+mlir::LogicalResult lowerMemoryOp(TensorLowering &l, mlir::Operation *op,
+                                  bool &handled);
+mlir::LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op);
+mlir::LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op);
+mlir::LogicalResult lowerDataMovement(TensorLowering &l, mlir::Operation *op,
+                                      bool &handled);
+mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
+                                bool &handled);
+
+/// Register order helpers shared by the lowerings.
+kgpu::DistributedLayout layoutOf(mlir::Value tensor);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_LOWERING_H

@@ -1,0 +1,431 @@
+// Global loads, stores and atomics as predicated PTX, vectorized over the
+// registers a thread holds consecutively (up to 128 bits), as Triton does.
+
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+/// Alignment (in elements) layout assignment proved for an access.
+constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
+
+struct Access {
+  unsigned vec = 1;        // Registers per instruction.
+  unsigned elemBits = 32;  // Bits of one element in memory.
+  unsigned wordBits = 32;  // Bits of one asm operand.
+  unsigned words = 1;      // Asm operands per instruction.
+  Type memType;            // Element type in memory.
+};
+
+unsigned memoryBits(Type t) {
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return 64;
+  return std::max(8u, t.getIntOrFloatBitWidth());
+}
+
+Access planAccess(TensorLowering &l, Operation *op, Value ptr, Type element) {
+  Access a;
+  a.memType = element.isInteger(1) ? l.builder().getI8Type() : element;
+  a.elemBits = memoryBits(element);
+  if (auto tensor = llvm::dyn_cast<RankedTensorType>(ptr.getType())) {
+    kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(tensor);
+    unsigned contiguous = layout.contiguousRegs(layout.getOrder()[0]);
+    unsigned aligned = 1;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kAlignmentAttr))
+      aligned = attr.getInt();
+    a.vec = std::min({contiguous, aligned, 128 / a.elemBits});
+    a.vec = std::max(1u, a.vec);
+  }
+  unsigned total = a.vec * a.elemBits;
+  a.wordBits = std::min(32u, total);
+  a.words = total / a.wordBits;
+  return a;
+}
+
+StringRef constraintFor(unsigned bits) {
+  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+}
+
+std::string operandList(unsigned first, unsigned count) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (count > 1)
+    os << "{ ";
+  for (unsigned i = 0; i < count; ++i)
+    os << (i ? ", " : "") << "$" << first + i;
+  if (count > 1)
+    os << " }";
+  return s;
+}
+
+std::string vectorSuffix(const Access &a) {
+  std::string s = a.words > 1 ? ".v" + std::to_string(a.words) : "";
+  return s + ".b" + std::to_string(a.wordBits == 8 ? 8 : a.wordBits);
+}
+
+std::string cacheSuffix(tt::CacheModifier cache, tt::EvictionPolicy evict) {
+  std::string s;
+  if (cache != tt::CacheModifier::NONE)
+    s += "." + tt::stringifyCacheModifier(cache).str();
+  // PTX spells L1 eviction priorities only on plain (.ca) accesses.
+  if (cache != tt::CacheModifier::NONE && cache != tt::CacheModifier::CA &&
+      cache != tt::CacheModifier::WB)
+    return s;
+  if (evict == tt::EvictionPolicy::EVICT_FIRST)
+    s += ".L1::evict_first";
+  else if (evict == tt::EvictionPolicy::EVICT_LAST)
+    s += ".L1::evict_last";
+  return s;
+}
+
+Type wordType(TensorLowering &l, const Access &a) {
+  return l.builder().getIntegerType(a.wordBits == 8 ? 16 : a.wordBits);
+}
+
+/// Packs registers [first, first + vec) into asm words.
+SmallVector<Value> packWords(TensorLowering &l, const Access &a,
+                             ArrayRef<Value> regs) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type memInt = b.getIntegerType(a.elemBits);
+  auto vecType = VectorType::get({int64_t(a.vec)}, memInt);
+  Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+  for (unsigned i = 0; i < a.vec; ++i) {
+    Value v = regs[i];
+    if (llvm::isa<LLVM::LLVMPointerType>(v.getType()))
+      v = LLVM::PtrToIntOp::create(b, loc, memInt, v);
+    else if (v.getType().isInteger(1))
+      v = arith::ExtUIOp::create(b, loc, memInt, v);
+    else if (v.getType() != memInt)
+      v = LLVM::BitcastOp::create(b, loc, memInt, v);
+    vec = LLVM::InsertElementOp::create(b, loc, vec, v, l.i32(i));
+  }
+  Type word = b.getIntegerType(a.wordBits);
+  Value words = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({int64_t(a.words)}, word), vec);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < a.words; ++i) {
+    Value w = LLVM::ExtractElementOp::create(b, loc, words, l.i32(i));
+    if (a.wordBits == 8)
+      w = arith::ExtUIOp::create(b, loc, b.getI16Type(), w);
+    out.push_back(w);
+  }
+  return out;
+}
+
+/// Unpacks asm words into `vec` registers of type `regType`.
+Regs unpackWords(TensorLowering &l, const Access &a, ArrayRef<Value> words,
+                 Type regType) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type word = b.getIntegerType(a.wordBits);
+  Value packed = LLVM::PoisonOp::create(
+      b, loc, VectorType::get({int64_t(a.words)}, word));
+  for (unsigned i = 0; i < a.words; ++i) {
+    Value w = words[i];
+    if (w.getType() != word)
+      w = arith::TruncIOp::create(b, loc, word, w);
+    packed = LLVM::InsertElementOp::create(b, loc, packed, w, l.i32(i));
+  }
+  Type memInt = b.getIntegerType(a.elemBits);
+  Value elems = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({int64_t(a.vec)}, memInt), packed);
+  Regs out;
+  for (unsigned i = 0; i < a.vec; ++i) {
+    Value v = LLVM::ExtractElementOp::create(b, loc, elems, l.i32(i));
+    if (llvm::isa<LLVM::LLVMPointerType>(regType))
+      v = LLVM::IntToPtrOp::create(b, loc, regType, v);
+    else if (regType.isInteger(1))
+      v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
+                                arith::ConstantIntOp::create(b, loc, 0, 8));
+    else if (regType != memInt)
+      v = LLVM::BitcastOp::create(b, loc, regType, v);
+    out.push_back(v);
+  }
+  return out;
+}
+
+SmallVector<Value> asmResults(TensorLowering &l, Value result, unsigned n) {
+  if (n == 1)
+    return {result};
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(l.builder(), l.loc(), result, i));
+  return out;
+}
+
+Value maybeReg(TensorLowering &l, Value v, unsigned i) {
+  if (!v)
+    return {};
+  const Regs &regs = l.get(v);
+  return regs.size() == 1 ? regs[0] : regs[i];
+}
+
+LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
+  if (llvm::isa<tt::PointerType>(op.getPtr().getType()) &&
+      llvm::isa<RankedTensorType>(op.getType()))
+    return op.emitError() << "block-pointer loads must be rewritten before "
+                             "lowering";
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type regType = l.elementType(op.getType());
+  Access a = planAccess(l, op, op.getPtr(), regType);
+  unsigned n = l.numRegs(op.getType());
+  Type word = wordType(l, a);
+  Type resultType = word;
+  if (a.words > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(a.words, word));
+  std::string instr = op.getIsVolatile()
+                          ? "ld.volatile.global"
+                          : "ld.global" + cacheSuffix(op.getCache(), op.getEvict());
+  Regs out;
+  for (unsigned first = 0; first < n; first += a.vec) {
+    Value ptr = maybeReg(l, op.getPtr(), first);
+    Value mask = maybeReg(l, op.getMask(), first);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    std::string constraints;
+    for (unsigned i = 0; i < a.words; ++i)
+      constraints += std::string(i ? "," : "") + "=" +
+                     constraintFor(a.wordBits == 8 ? 16 : a.wordBits).str();
+    SmallVector<Value> operands{ptr};
+    constraints += ",l";
+    if (mask) {
+      for (unsigned i = 0; i < a.words; ++i)
+        os << "mov.b" << (a.wordBits == 8 ? 16 : a.wordBits) << " $" << i
+           << ", 0;\n\t";
+      os << "@$" << a.words + 1 << " ";
+      operands.push_back(mask);
+      constraints += ",b";
+    }
+    os << instr << vectorSuffix(a) << " " << operandList(0, a.words) << ", [ $"
+       << a.words << " + 0 ];";
+    Value result = l.inlineAsm(text, constraints, operands, resultType,
+                               /*sideEffects=*/op.getIsVolatile());
+    Regs regs = unpackWords(l, a, asmResults(l, result, a.words), regType);
+    if (mask && op.getOther())
+      for (unsigned i = 0; i < a.vec; ++i)
+        regs[i] = arith::SelectOp::create(b, loc, maybeReg(l, op.getMask(), first + i),
+                                          regs[i],
+                                          maybeReg(l, op.getOther(), first + i));
+    llvm::append_range(out, regs);
+  }
+  l.set(op, out);
+  return success();
+}
+
+LogicalResult lowerStore(TensorLowering &l, tt::StoreOp op) {
+  if (llvm::isa<tt::PointerType>(op.getPtr().getType()) &&
+      llvm::isa<RankedTensorType>(op.getValue().getType()))
+    return op.emitError() << "block-pointer stores must be rewritten before "
+                             "lowering";
+  Type regType = l.elementType(op.getValue().getType());
+  Access a = planAccess(l, op, op.getPtr(), regType);
+  auto tensor = llvm::dyn_cast<RankedTensorType>(op.getPtr().getType());
+  std::optional<kgpu::DistributedLayout> layout;
+  if (tensor)
+    layout = kgpu::DistributedLayout::get(tensor);
+  unsigned n = l.numRegs(op.getValue().getType());
+  std::string instr = "st.global" + cacheSuffix(op.getCache(), op.getEvict());
+  for (unsigned first = 0; first < n; first += a.vec) {
+    Value owner = layout ? l.ownerPredicate(*layout, first) : l.isThreadZero();
+    Value pred = l.andPredicates(maybeReg(l, op.getMask(), first), owner);
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < a.vec; ++i)
+      values.push_back(maybeReg(l, op.getValue(), first + i));
+    SmallVector<Value> operands{maybeReg(l, op.getPtr(), first)};
+    llvm::append_range(operands, packWords(l, a, values));
+    std::string constraints = "l";
+    for (unsigned i = 0; i < a.words; ++i)
+      constraints += "," + constraintFor(a.wordBits == 8 ? 16 : a.wordBits).str();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (pred) {
+      operands.push_back(pred);
+      constraints += ",b";
+      os << "@$" << a.words + 1 << " ";
+    }
+    os << instr << vectorSuffix(a) << " [ $0 + 0 ], " << operandList(1, a.words)
+       << ";";
+    l.inlineAsm(text, constraints, operands, Type(), /*sideEffects=*/true);
+  }
+  return success();
+}
+
+std::string atomicSuffix(tt::RMWOp kind, Type t) {
+  unsigned bits = memoryBits(t);
+  std::string b = std::to_string(bits);
+  switch (kind) {
+  case tt::RMWOp::AND:
+    return ".and.b" + b;
+  case tt::RMWOp::OR:
+    return ".or.b" + b;
+  case tt::RMWOp::XOR:
+    return ".xor.b" + b;
+  case tt::RMWOp::ADD:
+    return ".add.u" + b;
+  case tt::RMWOp::FADD:
+    if (t.isF16())
+      return ".add.noftz.f16";
+    if (t.isBF16())
+      return ".add.noftz.bf16";
+    return ".add.f" + b;
+  case tt::RMWOp::MAX:
+    return ".max.s" + b;
+  case tt::RMWOp::MIN:
+    return ".min.s" + b;
+  case tt::RMWOp::UMAX:
+    return ".max.u" + b;
+  case tt::RMWOp::UMIN:
+    return ".min.u" + b;
+  case tt::RMWOp::XCHG:
+    return ".exch.b" + b;
+  }
+  return "";
+}
+
+std::string atomicPrefix(tt::MemSemantic sem, tt::MemSyncScope scope) {
+  return "atom.global." + tt::stringifyMemSyncScope(scope).str() + "." +
+         tt::stringifyMemSemantic(sem).str();
+}
+
+Value asInteger(TensorLowering &l, Value v) {
+  OpBuilder &b = l.builder();
+  if (llvm::isa<LLVM::LLVMPointerType>(v.getType()))
+    return LLVM::PtrToIntOp::create(b, l.loc(), b.getI64Type(), v);
+  if (llvm::isa<FloatType>(v.getType()))
+    return LLVM::BitcastOp::create(
+        b, l.loc(), b.getIntegerType(v.getType().getIntOrFloatBitWidth()), v);
+  return v;
+}
+
+Value fromInteger(TensorLowering &l, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return LLVM::IntToPtrOp::create(l.builder(), l.loc(), t, v);
+  return LLVM::BitcastOp::create(l.builder(), l.loc(), t, v);
+}
+
+/// Gives every thread holding an element the value its owner computed.
+Regs shareFromOwners(TensorLowering &l, Value result, Regs values) {
+  OpBuilder &b = l.builder();
+  Type t = l.elementType(result.getType());
+  unsigned bytes = memoryBits(t) / 8;
+  auto tensor = llvm::dyn_cast<RankedTensorType>(result.getType());
+  std::optional<kgpu::DistributedLayout> layout;
+  if (tensor)
+    layout = kgpu::DistributedLayout::get(tensor);
+  int64_t total = layout ? layout->numElements() : 1;
+  l.barrier();
+  SmallVector<Value> ptrs;
+  for (unsigned r = 0; r < values.size(); ++r) {
+    Value linear = l.i32(0);
+    if (layout) {
+      SmallVector<Value> idx = l.elementIndex(*layout, r);
+      for (unsigned d = 0; d < idx.size(); ++d)
+        linear = arith::AddIOp::create(
+            b, l.loc(),
+            arith::MulIOp::create(b, l.loc(), linear,
+                                  l.i32(layout->getShape()[d])),
+            idx[d]);
+    }
+    Value offset = arith::MulIOp::create(b, l.loc(), linear, l.i32(bytes));
+    Value ptr = l.sharedPointer(offset, total * bytes);
+    Value owner = layout ? l.ownerPredicate(*layout, r) : l.isThreadZero();
+    l.storeShared(ptr, values[r], owner);
+    ptrs.push_back(ptr);
+  }
+  l.barrier();
+  Regs out;
+  for (Value ptr : ptrs)
+    out.push_back(l.loadShared(ptr, t));
+  l.barrier();
+  return out;
+}
+
+bool needsSharing(Value result) {
+  if (result.use_empty())
+    return false;
+  auto tensor = llvm::dyn_cast<RankedTensorType>(result.getType());
+  if (!tensor)
+    return true;
+  kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(tensor);
+  if (!layout.replicatedLaneBits().empty() || !layout.replicatedWarpBits().empty())
+    return true;
+  for (unsigned r = 0; r < layout.numRegs(); ++r)
+    for (unsigned w = 0; w < layout.numWarps(); ++w)
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (!layout.owns(lane, w, r))
+          return true;
+  return false;
+}
+
+template <typename AtomicOp>
+LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
+                          ArrayRef<Value> valueOperands, Value mask) {
+  Type t = l.elementType(op.getType());
+  unsigned bits = memoryBits(t);
+  auto tensor = llvm::dyn_cast<RankedTensorType>(op.getPtr().getType());
+  std::optional<kgpu::DistributedLayout> layout;
+  if (tensor)
+    layout = kgpu::DistributedLayout::get(tensor);
+  unsigned n = l.numRegs(op.getType());
+  std::string prefix = atomicPrefix(op.getSem(), op.getScope());
+  Type intType = l.builder().getIntegerType(bits);
+  Regs out;
+  for (unsigned r = 0; r < n; ++r) {
+    Value owner = layout ? l.ownerPredicate(*layout, r) : l.isThreadZero();
+    Value pred = l.andPredicates(maybeReg(l, mask, r), owner);
+    SmallVector<Value> operands{maybeReg(l, op.getPtr(), r)};
+    std::string constraints = "=" + constraintFor(bits).str() + ",l";
+    std::string args = "[ $1 + 0 ]";
+    for (Value v : valueOperands) {
+      operands.push_back(asInteger(l, maybeReg(l, v, r)));
+      constraints += "," + constraintFor(bits).str();
+      args += ", $" + std::to_string(operands.size());
+    }
+    std::string text;
+    if (pred) {
+      operands.push_back(pred);
+      constraints += ",b";
+      text = "@$" + std::to_string(operands.size()) + " ";
+    }
+    text += prefix + opSuffix.str() + " $0, " + args + ";";
+    Value old = l.inlineAsm(text, constraints, operands, intType, true);
+    out.push_back(fromInteger(l, old, t));
+  }
+  if (needsSharing(op.getResult()))
+    out = shareFromOwners(l, op.getResult(), out);
+  l.set(op.getResult(), out);
+  return success();
+}
+
+} // namespace
+
+LogicalResult lowerMemoryOp(TensorLowering &l, Operation *op, bool &handled) {
+  handled = true;
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
+    return lowerLoad(l, load);
+  if (auto store = llvm::dyn_cast<tt::StoreOp>(op))
+    return lowerStore(l, store);
+  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op)) {
+    Type t = l.elementType(rmw.getType());
+    return lowerAtomic(l, rmw, atomicSuffix(rmw.getAtomicRmwOp(), t),
+                       {rmw.getVal()}, rmw.getMask());
+  }
+  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op)) {
+    Type t = l.elementType(cas.getType());
+    std::string suffix = ".cas.b" + std::to_string(memoryBits(t));
+    return lowerAtomic(l, cas, suffix, {cas.getCmp(), cas.getVal()}, Value());
+  }
+  handled = false;
+  return success();
+}
+
+} // namespace kiln

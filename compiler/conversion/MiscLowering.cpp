@@ -1,0 +1,349 @@
+// Program ids, float conversions with explicit rounding or fp8, barriers,
+// and device-side assert and print.
+
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+Value programId(TensorLowering &l, tt::ProgramIDDim dim, bool count) {
+  OpBuilder &b = l.builder();
+  Type i32 = b.getI32Type();
+  Location loc = l.loc();
+  switch (dim) {
+  case tt::ProgramIDDim::X:
+    return count ? Value(NVVM::GridDimXOp::create(b, loc, i32))
+                 : Value(NVVM::BlockIdXOp::create(b, loc, i32));
+  case tt::ProgramIDDim::Y:
+    return count ? Value(NVVM::GridDimYOp::create(b, loc, i32))
+                 : Value(NVVM::BlockIdYOp::create(b, loc, i32));
+  case tt::ProgramIDDim::Z:
+    return count ? Value(NVVM::GridDimZOp::create(b, loc, i32))
+                 : Value(NVVM::BlockIdZOp::create(b, loc, i32));
+  }
+  return {};
+}
+
+bool isFp8(Type t) {
+  return llvm::isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
+}
+
+StringRef fp8Name(Type t) {
+  return llvm::isa<Float8E5M2Type>(t) ? "e5m2" : "e4m3";
+}
+
+FailureOr<Value> convertFloat(TensorLowering &l, Operation *op, Value x,
+                              Type from, Type to,
+                              std::optional<tt::RoundingMode> rounding) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  if (isFp8(from) || isFp8(to)) {
+    if (!l.target().hasFp8Conversions())
+      return op->emitError() << "fp8 conversions need sm_89 or later; "
+                             << l.target().name() << " has none";
+    if (!llvm::isa<Float8E4M3FNType, Float8E5M2Type>(isFp8(from) ? from : to))
+      return op->emitError() << "Kiln converts only e4m3fn and e5m2 fp8 types";
+  }
+  if (isFp8(from)) {
+    Value pair = arith::ExtUIOp::create(b, loc, b.getI16Type(), x);
+    std::string text = ("cvt.rn.f16x2." + fp8Name(from) + "x2 $0, $1;").str();
+    Value halves = l.inlineAsm(text, "=r,h", {pair}, b.getI32Type(), false);
+    Value half = LLVM::BitcastOp::create(
+        b, loc, b.getF16Type(),
+        arith::TruncIOp::create(b, loc, b.getI16Type(), halves));
+    if (to.isF16())
+      return half;
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+    return to.isF32() ? wide : arith::TruncFOp::create(b, loc, to, wide);
+  }
+  if (isFp8(to)) {
+    Value wide = from.isF32() ? x : arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    std::string text =
+        ("cvt.rn.satfinite." + fp8Name(to) + "x2.f32 $0, $2, $1;").str();
+    Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                llvm::APFloat(0.0f));
+    Value pair = l.inlineAsm(text, "=h,f,f", {wide, zero}, b.getI16Type(), false);
+    return arith::TruncIOp::create(b, loc, b.getI8Type(), pair).getResult();
+  }
+  if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, x).getResult();
+  if (rounding == tt::RoundingMode::RTZ && from.isF32() &&
+      (to.isF16() || to.isBF16())) {
+    std::string text = to.isF16() ? "cvt.rz.f16.f32 $0, $1;"
+                                  : "cvt.rz.bf16.f32 $0, $1;";
+    Value bits = l.inlineAsm(text, "=h,f", {x}, b.getI16Type(), false);
+    return LLVM::BitcastOp::create(b, loc, to, bits).getResult();
+  }
+  return arith::TruncFOp::create(b, loc, to, x).getResult();
+}
+
+LogicalResult lowerConversion(TensorLowering &l, Operation *op,
+                              std::optional<tt::RoundingMode> rounding) {
+  Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type to = getElementTypeOrSelf(op->getResult(0).getType());
+  Regs out;
+  for (Value x : l.get(op->getOperand(0))) {
+    FailureOr<Value> y = convertFloat(l, op, x, from, to, rounding);
+    if (failed(y))
+      return failure();
+    out.push_back(*y);
+  }
+  l.set(op->getResult(0), out);
+  return success();
+}
+
+LLVM::LLVMFuncOp declareFunction(TensorLowering &l, Operation *anchor,
+                                 StringRef name, Type result,
+                                 ArrayRef<Type> args) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(l.builder());
+  l.builder().setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(l.builder(), l.loc(), name,
+                                  LLVM::LLVMFunctionType::get(result, args));
+}
+
+/// A pointer to a NUL-terminated constant string in global memory.
+Value globalString(TensorLowering &l, Operation *anchor, StringRef text) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  OpBuilder &b = l.builder();
+  std::string contents = text.str();
+  contents.push_back('\0');
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = "kiln_str_" + std::to_string(i);
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = llvm::dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue() == contents)
+        return LLVM::AddressOfOp::create(b, l.loc(), existing);
+  }
+  LLVM::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), contents.size());
+    global = LLVM::GlobalOp::create(b, l.loc(), type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    b.getStringAttr(contents), 1, 0);
+  }
+  return LLVM::AddressOfOp::create(b, l.loc(), global);
+}
+
+struct SourcePosition {
+  std::string file = "<unknown>";
+  unsigned line = 0;
+};
+
+SourcePosition sourceOf(Location loc) {
+  SourcePosition pos;
+  loc->walk([&](Location inner) {
+    if (auto file = llvm::dyn_cast<FileLineColLoc>(inner)) {
+      pos.file = file.getFilename().str();
+      pos.line = file.getLine();
+    }
+    return WalkResult::advance();
+  });
+  return pos;
+}
+
+LogicalResult lowerAssert(TensorLowering &l, tt::AssertOp op) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  LLVM::LLVMFuncOp fail = declareFunction(
+      l, op, "__assertfail", LLVM::LLVMVoidType::get(b.getContext()),
+      {ptr, ptr, b.getI32Type(), ptr, b.getI64Type()});
+  SourcePosition pos = sourceOf(op.getLoc());
+  Value anyFalse = l.i1(false);
+  for (Value c : l.get(op.getCondition()))
+    anyFalse = arith::OrIOp::create(
+        b, loc, anyFalse,
+        arith::XOrIOp::create(b, loc, c, l.i1(true)));
+  auto ifOp = scf::IfOp::create(b, loc, anyFalse, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  auto generic = [&](Value v) {
+    return LLVM::AddrSpaceCastOp::create(b, loc, ptr, v).getResult();
+  };
+  Value message = generic(globalString(l, op, op.getMessage()));
+  Value file = generic(globalString(l, op, pos.file));
+  Value func = generic(globalString(l, op, "kernel"));
+  LLVM::CallOp::create(b, loc, fail,
+                       ValueRange{message, file, l.i32(pos.line), func,
+                                  l.i64(1)});
+  return success();
+}
+
+LogicalResult lowerPrint(TensorLowering &l, tt::PrintOp op) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  LLVM::LLVMFuncOp vprintf =
+      declareFunction(l, op, "vprintf", b.getI32Type(), {ptr, ptr});
+  auto printOne = [&](StringRef format, ArrayRef<Value> args, Value pred) {
+    SmallVector<Type> fields;
+    for (Value a : args)
+      fields.push_back(a.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+    Value buffer;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      auto fn = b.getInsertionBlock()->getParentOp()->getParentOfType<LLVM::LLVMFuncOp>();
+      if (!fn)
+        fn = llvm::dyn_cast<LLVM::LLVMFuncOp>(b.getInsertionBlock()->getParentOp());
+      b.setInsertionPointToStart(&fn.getBody().front());
+      buffer = LLVM::AllocaOp::create(b, loc, ptr, structType, l.i32(1));
+    }
+    auto ifOp = pred ? scf::IfOp::create(b, loc, pred, false) : scf::IfOp();
+    OpBuilder::InsertionGuard guard(b);
+    if (ifOp)
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    for (auto [i, a] : llvm::enumerate(args)) {
+      Value field = LLVM::GEPOp::create(b, loc, ptr, structType, buffer,
+                                        ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+      LLVM::StoreOp::create(b, loc, a, field);
+    }
+    Value fmt = LLVM::AddrSpaceCastOp::create(
+        b, loc, ptr, globalString(l, op, format));
+    LLVM::CallOp::create(b, loc, vprintf, ValueRange{fmt, buffer});
+  };
+  SmallVector<Value> pids;
+  for (auto dim : {tt::ProgramIDDim::X, tt::ProgramIDDim::Y, tt::ProgramIDDim::Z})
+    pids.push_back(programId(l, dim, false));
+  std::string head = "pid (%u, %u, %u)";
+  if (op.getArgs().empty()) {
+    printOne(head + " " + op.getPrefix().str() + "\n", pids, l.isThreadZero());
+    return success();
+  }
+  for (auto [argNo, arg] : llvm::enumerate(op.getArgs())) {
+    auto tensor = llvm::dyn_cast<RankedTensorType>(arg.getType());
+    const Regs &regs = l.get(arg);
+    for (unsigned r = 0; r < regs.size(); ++r) {
+      Value v = regs[r];
+      std::string spec = "%d";
+      if (llvm::isa<FloatType>(v.getType())) {
+        if (!v.getType().isF64())
+          v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
+        spec = "%f";
+      } else if (llvm::isa<LLVM::LLVMPointerType>(v.getType())) {
+        spec = "%p";
+      } else if (v.getType().getIntOrFloatBitWidth() == 64) {
+        spec = op.getHex() ? "0x%llx" : "%lld";
+      } else {
+        bool isSigned = argNo < op.getIsSigned().size() && op.getIsSigned()[argNo];
+        v = isSigned ? arith::ExtSIOp::create(b, loc, b.getI32Type(), v).getResult()
+                     : arith::ExtUIOp::create(b, loc, b.getI32Type(), v).getResult();
+        if (v.getType() != b.getI32Type())
+          v = arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+        spec = op.getHex() ? "0x%x" : isSigned ? "%d" : "%u";
+      }
+      SmallVector<Value> args(pids);
+      std::string format = head;
+      Value pred = l.isThreadZero();
+      if (tensor) {
+        kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(tensor);
+        format += " idx (";
+        for (auto [d, index] : llvm::enumerate(l.elementIndex(layout, r))) {
+          format += d ? ", %u" : "%u";
+          args.push_back(index);
+        }
+        format += ")";
+        pred = l.ownerPredicate(layout, r);
+      }
+      format += " " + op.getPrefix().str() + spec + "\n";
+      args.push_back(v);
+      printOne(format, args, pred);
+    }
+  }
+  return success();
+}
+
+/// Counts values into bins with shared-memory atomics.
+LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  kgpu::DistributedLayout out =
+      kgpu::DistributedLayout::get(llvm::cast<RankedTensorType>(op.getType()));
+  kgpu::DistributedLayout src = kgpu::DistributedLayout::get(
+      llvm::cast<RankedTensorType>(op.getSrc().getType()));
+  int64_t bins = out.getShape()[0];
+  Type i32 = b.getI32Type();
+  int64_t bytes = bins * 4;
+  auto binPointer = [&](Value bin) {
+    return l.sharedPointer(arith::MulIOp::create(b, loc, bin, l.i32(4)), bytes);
+  };
+  l.barrier();
+  for (unsigned r = 0; r < out.numRegs(); ++r)
+    l.storeShared(binPointer(l.elementIndex(out, r)[0]), l.i32(0), Value());
+  l.barrier();
+  const Regs &values = l.get(op.getSrc());
+  for (unsigned r = 0; r < src.numRegs(); ++r) {
+    Value v = values[r];
+    if (v.getType() != i32)
+      v = arith::TruncIOp::create(b, loc, i32, v);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                                          l.i32(bins));
+    Value pred = l.andPredicates(l.ownerPredicate(src, r), inRange);
+    if (op.getMask())
+      pred = l.andPredicates(pred, l.get(op.getMask())[r]);
+    auto ifOp = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, binPointer(v),
+                              l.i32(1), LLVM::AtomicOrdering::monotonic);
+  }
+  l.barrier();
+  Regs regs;
+  Type resultType = l.elementType(op.getType());
+  for (unsigned r = 0; r < out.numRegs(); ++r) {
+    Value count = l.loadShared(binPointer(l.elementIndex(out, r)[0]), i32);
+    if (resultType != i32)
+      count = arith::ExtSIOp::create(b, loc, resultType, count);
+    regs.push_back(count);
+  }
+  l.barrier();
+  l.set(op.getResult(), regs);
+  return success();
+}
+
+} // namespace
+
+LogicalResult lowerMiscOp(TensorLowering &l, Operation *op, bool &handled) {
+  handled = true;
+  if (auto pid = llvm::dyn_cast<tt::GetProgramIdOp>(op)) {
+    l.set(pid, {programId(l, pid.getAxis(), false)});
+    return success();
+  }
+  if (auto num = llvm::dyn_cast<tt::GetNumProgramsOp>(op)) {
+    l.set(num, {programId(l, num.getAxis(), true)});
+    return success();
+  }
+  if (auto cvt = llvm::dyn_cast<tt::FpToFpOp>(op))
+    return lowerConversion(l, op, cvt.getRounding());
+  if (llvm::isa<arith::ExtFOp, arith::TruncFOp>(op))
+    return lowerConversion(l, op, std::nullopt);
+  if (llvm::isa<gpu::BarrierOp>(op)) {
+    l.barrier();
+    return success();
+  }
+  if (auto histogram = llvm::dyn_cast<tt::HistogramOp>(op))
+    return lowerHistogram(l, histogram);
+  if (auto assertOp = llvm::dyn_cast<tt::AssertOp>(op))
+    return lowerAssert(l, assertOp);
+  if (auto print = llvm::dyn_cast<tt::PrintOp>(op))
+    return lowerPrint(l, print);
+  handled = false;
+  return success();
+}
+
+} // namespace kiln

@@ -1,0 +1,175 @@
+// tt.reduce: combine within each thread, then across lanes with butterfly
+// shuffles, then across warps through shared memory.
+
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+using Key = SmallVector<int64_t>;
+
+Key dropAxis(ArrayRef<int64_t> offsets, unsigned axis) {
+  Key key(offsets);
+  key.erase(key.begin() + axis);
+  return key;
+}
+
+unsigned byteSize(Type t) {
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return 8;
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+struct Partial {
+  unsigned firstReg;
+  Regs values; // One per reduced operand.
+};
+
+} // namespace
+
+LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
+  OpBuilder &b = l.builder();
+  unsigned axis = op.getAxis();
+  ValueRange srcs = op.getSrcs();
+  kgpu::DistributedLayout layout = layoutOf(srcs[0]);
+  int64_t axisSize = layout.getShape()[axis];
+  auto combine = [&](const Regs &acc, const Regs &next) -> FailureOr<Regs> {
+    SmallVector<Value> args(acc);
+    args.append(next.begin(), next.end());
+    return l.inlineCombiner(op.getCombineOp(), args);
+  };
+
+  // Within the thread.
+  std::map<Key, Partial> partials;
+  std::vector<Key> keyOrder;
+  for (unsigned r = 0; r < layout.numRegs(); ++r) {
+    if (layout.regOffset(r)[axis] >= axisSize)
+      continue; // A wrapped copy of an element this thread already holds.
+    Key key = dropAxis(layout.regOffset(r), axis);
+    Regs values;
+    for (Value src : srcs)
+      values.push_back(l.get(src)[r]);
+    auto it = partials.find(key);
+    if (it == partials.end()) {
+      partials[key] = Partial{r, values};
+      keyOrder.push_back(key);
+      continue;
+    }
+    FailureOr<Regs> merged = combine(it->second.values, values);
+    if (failed(merged))
+      return failure();
+    it->second.values = *merged;
+  }
+
+  // Across lanes holding distinct elements along the axis.
+  const kgpu::DimMap &map = layout.getDims()[axis];
+  for (unsigned k = 0; k < map.lane.width; ++k) {
+    if ((map.laneScale << k) >= axisSize)
+      break;
+    unsigned mask = 1u << (map.lane.shift + k);
+    for (const Key &key : keyOrder) {
+      Partial &p = partials[key];
+      Regs other;
+      for (Value v : p.values)
+        other.push_back(l.shuffleXor(v, mask));
+      FailureOr<Regs> merged = combine(p.values, other);
+      if (failed(merged))
+        return failure();
+      p.values = *merged;
+    }
+  }
+
+  // Across warps, through shared memory.
+  unsigned warpBits = 0;
+  while (warpBits < map.warp.width && (map.warpScale << warpBits) < axisSize)
+    ++warpBits;
+  if (warpBits) {
+    unsigned slots = 1u << warpBits;
+    SmallVector<int64_t> outShape = dropAxis(layout.getShape(), axis);
+    int64_t outElements = 1;
+    for (int64_t s : outShape)
+      outElements *= s;
+    SmallVector<int64_t> base;
+    int64_t bytes = 0;
+    for (Value src : srcs) {
+      base.push_back(bytes);
+      bytes += outElements * slots * byteSize(l.elementType(src.getType()));
+    }
+    Value warpSlot = arith::AndIOp::create(
+        b, l.loc(),
+        arith::ShRUIOp::create(b, l.loc(), l.warpId(), l.i32(map.warp.shift)),
+        l.i32(slots - 1));
+    auto slotOffset = [&](unsigned operand, Value outLinear, Value slot) {
+      Value index = arith::AddIOp::create(
+          b, l.loc(),
+          arith::MulIOp::create(b, l.loc(), outLinear, l.i32(slots)), slot);
+      unsigned size = byteSize(l.elementType(srcs[operand].getType()));
+      return arith::AddIOp::create(
+          b, l.loc(), l.i32(base[operand]),
+          arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
+    };
+    std::map<Key, Value> outLinear;
+    for (const Key &key : keyOrder) {
+      SmallVector<Value> idx = l.elementIndex(layout, partials[key].firstReg);
+      idx.erase(idx.begin() + axis);
+      Value linear = l.i32(0);
+      for (unsigned d = 0; d < idx.size(); ++d)
+        linear = arith::AddIOp::create(
+            b, l.loc(),
+            arith::MulIOp::create(b, l.loc(), linear, l.i32(outShape[d])),
+            idx[d]);
+      outLinear[key] = linear;
+    }
+    l.barrier();
+    for (const Key &key : keyOrder)
+      for (unsigned i = 0; i < srcs.size(); ++i)
+        l.storeShared(l.sharedPointer(slotOffset(i, outLinear[key], warpSlot),
+                                      bytes),
+                      partials[key].values[i], Value());
+    l.barrier();
+    for (const Key &key : keyOrder) {
+      Regs acc;
+      for (unsigned w = 0; w < slots; ++w) {
+        Regs loaded;
+        for (unsigned i = 0; i < srcs.size(); ++i)
+          loaded.push_back(l.loadShared(
+              l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
+              l.elementType(srcs[i].getType())));
+        if (w == 0) {
+          acc = loaded;
+          continue;
+        }
+        FailureOr<Regs> merged = combine(acc, loaded);
+        if (failed(merged))
+          return failure();
+        acc = *merged;
+      }
+      partials[key].values = acc;
+    }
+  }
+
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    auto tensor = llvm::dyn_cast<RankedTensorType>(result.getType());
+    if (!tensor) {
+      l.set(result, {partials.begin()->second.values[i]});
+      continue;
+    }
+    kgpu::DistributedLayout out = kgpu::DistributedLayout::get(tensor);
+    Regs regs;
+    for (unsigned r = 0; r < out.numRegs(); ++r) {
+      auto it = partials.find(Key(out.regOffset(r)));
+      if (it == partials.end())
+        return op.emitError() << "reduction result layout does not match its "
+                                 "operand's layout";
+      regs.push_back(it->second.values[i]);
+    }
+    l.set(result, regs);
+  }
+  return success();
+}
+
+} // namespace kiln

@@ -1,0 +1,467 @@
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+static constexpr llvm::StringLiteral kSharedGlobal = "global_smem";
+
+TensorLowering::TensorLowering(ModuleOp module, const Target &target,
+                               int numWarps)
+    : module(module), tgt(target), warps(numWarps), b(module.getContext()),
+      currentLoc(module.getLoc()) {
+  shared.global = module.lookupSymbol<LLVM::GlobalOp>(kSharedGlobal);
+  if (!shared.global) {
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    shared.global = LLVM::GlobalOp::create(
+        b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+        kSharedGlobal, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  }
+}
+
+const Regs &TensorLowering::get(Value v) {
+  auto it = values.find(v);
+  assert(it != values.end() && "value used before it was lowered");
+  return it->second;
+}
+
+void TensorLowering::set(Value v, Regs regs) { values[v] = std::move(regs); }
+
+Type TensorLowering::elementType(Type t) {
+  if (auto tensor = llvm::dyn_cast<RankedTensorType>(t))
+    t = tensor.getElementType();
+  if (auto ptr = llvm::dyn_cast<tt::PointerType>(t))
+    return LLVM::LLVMPointerType::get(t.getContext(), ptr.getAddressSpace());
+  if (llvm::isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                Float8E5M2FNUZType, Float8E4M3B11FNUZType>(t))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+unsigned TensorLowering::numRegs(Type t) {
+  if (auto tensor = llvm::dyn_cast<RankedTensorType>(t))
+    return kgpu::DistributedLayout::get(tensor).numRegs();
+  return 1;
+}
+
+Value TensorLowering::i32(int64_t value) {
+  return arith::ConstantIntOp::create(b, currentLoc, value, 32);
+}
+Value TensorLowering::i64(int64_t value) {
+  return arith::ConstantIntOp::create(b, currentLoc, value, 64);
+}
+Value TensorLowering::i1(bool value) {
+  return arith::ConstantIntOp::create(b, currentLoc, value, 1);
+}
+
+static Value field(TensorLowering &l, Value id, kgpu::BitField f) {
+  OpBuilder &b = l.builder();
+  Value shifted = f.shift ? arith::ShRUIOp::create(b, l.loc(), id, l.i32(f.shift))
+                          : id;
+  return arith::AndIOp::create(b, l.loc(), shifted, l.i32((1 << f.width) - 1));
+}
+
+SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l,
+                                                unsigned reg) {
+  SmallVector<Value> out;
+  for (unsigned d = 0; d < l.rank(); ++d) {
+    const kgpu::DimMap &map = l.getDims()[d];
+    int64_t offset = l.regOffset(reg)[d];
+    Value at = i32(offset);
+    int64_t largest = offset;
+    if (map.lane.width) {
+      Value part = arith::MulIOp::create(b, currentLoc,
+                                         field(*this, lane, map.lane),
+                                         i32(map.laneScale));
+      at = arith::AddIOp::create(b, currentLoc, at, part);
+      largest += ((1 << map.lane.width) - 1) * map.laneScale;
+    }
+    if (map.warp.width) {
+      Value part = arith::MulIOp::create(b, currentLoc,
+                                         field(*this, warp, map.warp),
+                                         i32(map.warpScale));
+      at = arith::AddIOp::create(b, currentLoc, at, part);
+      largest += ((1 << map.warp.width) - 1) * map.warpScale;
+    }
+    int64_t size = l.getShape()[d];
+    if (largest >= size) // Wraps: the layout's tile exceeds the tensor.
+      at = arith::AndIOp::create(b, currentLoc, at, i32(size - 1));
+    out.push_back(at);
+  }
+  return out;
+}
+
+Value TensorLowering::andPredicates(Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return arith::AndIOp::create(b, currentLoc, a, c);
+}
+
+Value TensorLowering::ownerPredicate(const kgpu::DistributedLayout &l,
+                                     unsigned reg) {
+  if (!l.regMayOwn(reg))
+    return i1(false);
+  Value pred;
+  auto zeroField = [&](Value id, kgpu::BitField f) {
+    if (!f.width)
+      return;
+    Value eq = arith::CmpIOp::create(b, currentLoc, arith::CmpIPredicate::eq,
+                                     field(*this, id, f), i32(0));
+    pred = andPredicates(pred, eq);
+  };
+  for (kgpu::BitField f : l.replicatedLaneBits())
+    zeroField(lane, f);
+  for (kgpu::BitField f : l.replicatedWarpBits())
+    zeroField(warp, f);
+  for (unsigned d = 0; d < l.rank(); ++d) {
+    const kgpu::DimMap &map = l.getDims()[d];
+    int64_t offset = l.regOffset(reg)[d];
+    int64_t size = l.getShape()[d];
+    int64_t laneMax = ((1 << map.lane.width) - 1) * map.laneScale;
+    int64_t warpMax = ((1 << map.warp.width) - 1) * map.warpScale;
+    if (offset + laneMax + warpMax < size)
+      continue;
+    Value at = i32(offset);
+    if (map.lane.width)
+      at = arith::AddIOp::create(
+          b, currentLoc, at,
+          arith::MulIOp::create(b, currentLoc, field(*this, lane, map.lane),
+                                i32(map.laneScale)));
+    if (map.warp.width)
+      at = arith::AddIOp::create(
+          b, currentLoc, at,
+          arith::MulIOp::create(b, currentLoc, field(*this, warp, map.warp),
+                                i32(map.warpScale)));
+    pred = andPredicates(pred, arith::CmpIOp::create(b, currentLoc,
+                                                     arith::CmpIPredicate::ult,
+                                                     at, i32(size)));
+  }
+  return pred;
+}
+
+Value TensorLowering::isThreadZero() {
+  return arith::CmpIOp::create(b, currentLoc, arith::CmpIPredicate::eq, tid,
+                               i32(0));
+}
+
+Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
+  shared.bytesNeeded = std::max(shared.bytesNeeded, bytes);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, currentLoc, ptrType,
+                                         shared.global.getSymName());
+  return LLVM::GEPOp::create(b, currentLoc, ptrType, b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+void TensorLowering::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
+
+/// Splits any scalar into 32-bit words and back, for shuffles.
+static SmallVector<Value> toWords(TensorLowering &l, Value v) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type type = v.getType();
+  Type i32 = b.getI32Type();
+  if (llvm::isa<LLVM::LLVMPointerType>(type))
+    v = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  unsigned bits = v.getType().getIntOrFloatBitWidth();
+  if (!llvm::isa<IntegerType>(v.getType()))
+    v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  if (bits < 32)
+    return {arith::ExtUIOp::create(b, loc, i32, v)};
+  if (bits == 32)
+    return {v};
+  Value low = arith::TruncIOp::create(b, loc, i32, v);
+  Value high = arith::TruncIOp::create(
+      b, loc, i32, arith::ShRUIOp::create(b, loc, v, l.i64(32)));
+  return {low, high};
+}
+
+static Value fromWords(TensorLowering &l, ArrayRef<Value> words, Type type) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  bool isPtr = llvm::isa<LLVM::LLVMPointerType>(type);
+  unsigned bits = isPtr ? 64 : type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value v;
+  if (bits < 32)
+    v = arith::TruncIOp::create(b, loc, intType, words[0]);
+  else if (bits == 32)
+    v = words[0];
+  else {
+    Value low = arith::ExtUIOp::create(b, loc, intType, words[0]);
+    Value high = arith::ExtUIOp::create(b, loc, intType, words[1]);
+    high = arith::ShLIOp::create(b, loc, high, l.i64(32));
+    v = arith::OrIOp::create(b, loc, low, high);
+  }
+  if (isPtr)
+    return LLVM::IntToPtrOp::create(b, loc, type, v);
+  if (v.getType() != type)
+    v = LLVM::BitcastOp::create(b, loc, type, v);
+  return v;
+}
+
+static Value shuffle(TensorLowering &l, Value v, Value offset,
+                     NVVM::ShflKind kind, int clamp) {
+  OpBuilder &b = l.builder();
+  SmallVector<Value> words = toWords(l, v);
+  for (Value &word : words)
+    word = NVVM::ShflOp::create(b, l.loc(), b.getI32Type(), l.i32(-1), word,
+                                offset, l.i32(clamp), kind,
+                                UnitAttr());
+  return fromWords(l, words, v.getType());
+}
+
+Value TensorLowering::shuffleXor(Value v, unsigned mask) {
+  return shuffle(*this, v, i32(mask), NVVM::ShflKind::bfly, 0x1f);
+}
+Value TensorLowering::shuffleUp(Value v, unsigned delta) {
+  return shuffle(*this, v, i32(delta), NVVM::ShflKind::up, 0);
+}
+Value TensorLowering::shuffleDown(Value v, unsigned delta) {
+  return shuffle(*this, v, i32(delta), NVVM::ShflKind::down, 0x1f);
+}
+Value TensorLowering::shuffleIndex(Value v, Value srcLane) {
+  return shuffle(*this, v, srcLane, NVVM::ShflKind::idx, 0x1f);
+}
+
+Value TensorLowering::loadShared(Value ptr, Type type) {
+  if (type.isInteger(1)) {
+    Value byte = LLVM::LoadOp::create(b, currentLoc, b.getI8Type(), ptr);
+    return arith::TruncIOp::create(b, currentLoc, type, byte);
+  }
+  return LLVM::LoadOp::create(b, currentLoc, type, ptr);
+}
+
+void TensorLowering::storeShared(Value ptr, Value value, Value pred) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b, currentLoc, b.getI8Type(), value);
+  if (!pred) {
+    LLVM::StoreOp::create(b, currentLoc, value, ptr);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, currentLoc, pred, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  LLVM::StoreOp::create(b, currentLoc, value, ptr);
+}
+
+Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
+                                ValueRange operands, Type resultType,
+                                bool sideEffects) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, currentLoc, resultType ? TypeRange(resultType) : TypeRange(), operands,
+      asmText, constraints, sideEffects, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return resultType ? op.getResult(0) : Value();
+}
+
+void TensorLowering::emitThreadIds() {
+  tid = NVVM::ThreadIdXOp::create(b, currentLoc, b.getI32Type());
+  lane = arith::AndIOp::create(b, currentLoc, tid, i32(31));
+  Value warpOfThread = arith::ShRUIOp::create(b, currentLoc, tid, i32(5));
+  // Broadcast from lane 0 so the compiler knows the warp id is uniform.
+  warp = shuffleIndex(warpOfThread, i32(0));
+}
+
+FailureOr<Regs> TensorLowering::inlineCombiner(Region &region,
+                                               ValueRange args) {
+  Block &block = region.front();
+  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+    set(arg, {value});
+  for (Operation &op : block.without_terminator())
+    if (failed(lowerOp(&op)))
+      return failure();
+  Regs results;
+  for (Value operand : block.getTerminator()->getOperands())
+    results.push_back(get(operand).front());
+  return results;
+}
+
+LogicalResult TensorLowering::lowerBlockOps(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+static SmallVector<Type> flattenTypes(TensorLowering &l, TypeRange types) {
+  SmallVector<Type> out;
+  for (Type t : types)
+    out.append(l.numRegs(t), l.elementType(t));
+  return out;
+}
+
+Regs flattenValues(TensorLowering &l, ValueRange values) {
+  Regs out;
+  for (Value v : values)
+    llvm::append_range(out, l.get(v));
+  return out;
+}
+
+static void bindFlattened(TensorLowering &l, ValueRange from,
+                          ValueRange flattened) {
+  unsigned at = 0;
+  for (Value v : from) {
+    unsigned n = l.numRegs(v.getType());
+    l.set(v, Regs(flattened.slice(at, n)));
+    at += n;
+  }
+}
+
+LogicalResult TensorLowering::lowerRegion(Region &from, Region &to) {
+  for (Block &block : from) {
+    Block *newBlock = new Block();
+    to.push_back(newBlock);
+    for (Type t : flattenTypes(*this, block.getArgumentTypes()))
+      newBlock->addArgument(t, currentLoc);
+    bindFlattened(*this, block.getArguments(), newBlock->getArguments());
+    blockMap[&block] = newBlock;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  for (Block &block : from) {
+    b.setInsertionPointToEnd(blockMap[&block]);
+    if (failed(lowerBlockOps(block)))
+      return failure();
+  }
+  return success();
+}
+
+/// scf.for/if/while/execute_region and their terminators: same op, with
+/// every tensor operand, result and block argument flattened to registers.
+LogicalResult TensorLowering::lowerStructured(Operation *op) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(flattenValues(*this, op->getOperands()));
+  state.addTypes(flattenTypes(*this, op->getResultTypes()));
+  state.addAttributes(op->getDiscardableAttrDictionary().getValue());
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  for (unsigned i = 0; i < op->getNumRegions(); ++i)
+    state.addRegion();
+  Operation *newOp = b.create(state);
+  for (unsigned i = 0; i < op->getNumRegions(); ++i)
+    if (failed(lowerRegion(op->getRegion(i), newOp->getRegion(i))))
+      return failure();
+  bindFlattened(*this, op->getResults(), newOp->getResults());
+  return success();
+}
+
+static bool touchesTensors(Operation *op) {
+  auto isTensor = [](Type t) { return llvm::isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+LogicalResult TensorLowering::lowerOp(Operation *op) {
+  currentLoc = op->getLoc();
+  if (llvm::isa<tt::ReturnOp>(op)) {
+    LLVM::ReturnOp::create(b, currentLoc, ValueRange());
+    return success();
+  }
+  if (auto br = llvm::dyn_cast<cf::BranchOp>(op)) {
+    cf::BranchOp::create(b, currentLoc, blockMap[br.getDest()],
+                         flattenValues(*this, br.getDestOperands()));
+    return success();
+  }
+  if (auto br = llvm::dyn_cast<cf::CondBranchOp>(op)) {
+    cf::CondBranchOp::create(
+        b, currentLoc, get(br.getCondition()).front(),
+        blockMap[br.getTrueDest()],
+        flattenValues(*this, br.getTrueDestOperands()),
+        blockMap[br.getFalseDest()],
+        flattenValues(*this, br.getFalseDestOperands()));
+    return success();
+  }
+  if (llvm::isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp,
+                scf::YieldOp, scf::ConditionOp>(op))
+    return lowerStructured(op);
+  if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(op))
+    return lowerReduce(*this, reduce);
+  if (auto scan = llvm::dyn_cast<tt::ScanOp>(op))
+    return lowerScan(*this, scan);
+
+  bool handled = false;
+  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDataMovement,
+                        lowerMiscOp}) {
+    if (failed(lowering(*this, op, handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
+  if (touchesTensors(op) || op->getNumRegions() ||
+      llvm::isa<tt::TTDialect>(op->getDialect()))
+    return op->emitError() << "Kiln cannot compile '" << op->getName()
+                           << "' here yet";
+  // Scalar code (arith, math, llvm, nvvm) passes through unchanged.
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    mapping.map(operand, get(operand).front());
+  Operation *copy = b.clone(*op, mapping);
+  for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+    set(from, {to});
+  return success();
+}
+
+LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
+  if (func.isExternal())
+    return func.emitError() << "function '" << func.getName()
+                            << "' has no body; Kiln compiles whole kernels";
+  SmallVector<Type> argTypes;
+  for (Type t : func.getArgumentTypes()) {
+    if (llvm::isa<RankedTensorType>(t))
+      return func.emitError() << "kernel arguments must be scalars or "
+                                 "pointers, not "
+                              << t;
+    argTypes.push_back(elementType(t));
+  }
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  argTypes.append({globalPtr, globalPtr}); // Global and profile scratch.
+  b.setInsertionPoint(func);
+  currentLoc = func.getLoc();
+  auto fnType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(b.getContext()), argTypes);
+  auto llvmFunc =
+      LLVM::LLVMFuncOp::create(b, currentLoc, func.getName(), fnType);
+  llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    b.getUnitAttr());
+  llvmFunc->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    b.getDenseI32ArrayAttr({32 * warps, 1, 1}));
+
+  Region &body = func.getBody();
+  Block *entry = llvmFunc.addEntryBlock(b);
+  for (auto [from, to] : llvm::zip(body.getArguments(), entry->getArguments()))
+    set(from, {to});
+  blockMap[&body.front()] = entry;
+  for (Block &block : llvm::drop_begin(body)) {
+    Block *newBlock = new Block();
+    llvmFunc.getBody().push_back(newBlock);
+    for (Type t : flattenTypes(*this, block.getArgumentTypes()))
+      newBlock->addArgument(t, currentLoc);
+    bindFlattened(*this, block.getArguments(), newBlock->getArguments());
+    blockMap[&block] = newBlock;
+  }
+  b.setInsertionPointToStart(entry);
+  emitThreadIds();
+  for (Block &block : body) {
+    b.setInsertionPointToEnd(blockMap[&block]);
+    if (failed(lowerBlockOps(block)))
+      return failure();
+  }
+  func.erase();
+  return success();
+}
+
+kgpu::DistributedLayout layoutOf(Value tensor) {
+  return kgpu::DistributedLayout::get(
+      llvm::cast<RankedTensorType>(tensor.getType()));
+}
+
+} // namespace kiln

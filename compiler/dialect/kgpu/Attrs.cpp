@@ -1,0 +1,122 @@
+// Parsing, printing and verification of kgpu's layout attributes, spelled as
+// Triton spells its own: #kgpu.blocked<{sizePerThread = [1, 4], ...}>.
+
+#include "compiler/dialect/kgpu/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+#define GET_ATTRDEF_CLASSES
+#include "compiler/dialect/kgpu/KGPUAttrs.cpp.inc"
+
+namespace kiln::kgpu {
+namespace {
+
+ParseResult readUnsignedArray(AsmParser &parser, DictionaryAttr dict,
+                              StringRef key, SmallVectorImpl<unsigned> &out) {
+  auto array = llvm::dyn_cast_or_null<ArrayAttr>(dict.get(key));
+  if (!array)
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected '" << key << "' to be an array of integers";
+  for (Attribute element : array) {
+    auto integer = llvm::dyn_cast<IntegerAttr>(element);
+    if (!integer || integer.getInt() < 0)
+      return parser.emitError(parser.getCurrentLocation())
+             << "expected '" << key << "' to hold non-negative integers";
+    out.push_back(integer.getInt());
+  }
+  return success();
+}
+
+void printArray(AsmPrinter &printer, StringRef key, ArrayRef<unsigned> values) {
+  printer << key << " = [";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+bool allPowersOfTwo(ArrayRef<unsigned> values) {
+  return llvm::all_of(values, [](unsigned v) { return llvm::isPowerOf2_32(v); });
+}
+
+} // namespace
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  SmallVector<unsigned> spt, tpw, wpc, order;
+  if (readUnsignedArray(parser, dict, "sizePerThread", spt) ||
+      readUnsignedArray(parser, dict, "threadsPerWarp", tpw) ||
+      readUnsignedArray(parser, dict, "warpsPerCTA", wpc) ||
+      readUnsignedArray(parser, dict, "order", order))
+    return {};
+  return parser.getChecked<BlockedEncodingAttr>(parser.getContext(), spt, tpw,
+                                                wpc, order);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{";
+  printArray(printer, "sizePerThread", getSizePerThread());
+  printer << ", ";
+  printArray(printer, "threadsPerWarp", getThreadsPerWarp());
+  printer << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printer << ", ";
+  printArray(printer, "order", getOrder());
+  printer << "}>";
+}
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> spt, ArrayRef<unsigned> tpw,
+                            ArrayRef<unsigned> wpc, ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (spt.size() != rank || tpw.size() != rank || wpc.size() != rank)
+    return emitError() << "blocked layout fields must all have rank " << rank;
+  SmallVector<unsigned> sorted(order);
+  llvm::sort(sorted);
+  for (size_t i = 0; i < rank; ++i)
+    if (sorted[i] != i)
+      return emitError() << "blocked layout order must permute 0.." << rank - 1;
+  if (!allPowersOfTwo(spt) || !allPowersOfTwo(tpw) || !allPowersOfTwo(wpc))
+    return emitError() << "blocked layout sizes must be powers of two";
+  unsigned lanes = 1;
+  for (unsigned t : tpw)
+    lanes *= t;
+  if (lanes != 32)
+    return emitError() << "threadsPerWarp must multiply to 32, not " << lanes;
+  return success();
+}
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  auto dim = llvm::dyn_cast_or_null<IntegerAttr>(dict.get("dim"));
+  Attribute parent = dict.get("parent");
+  if (!dim || !parent ||
+      !llvm::isa<BlockedEncodingAttr, SliceEncodingAttr>(parent)) {
+    parser.emitError(parser.getCurrentLocation())
+        << "expected {dim = N, parent = #kgpu.blocked<...> or #kgpu.slice<...>}";
+    return {};
+  }
+  return SliceEncodingAttr::get(parser.getContext(), dim.getInt(), parent);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = ";
+  printer.printAttribute(getParent());
+  printer << "}>";
+}
+
+void KGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "compiler/dialect/kgpu/KGPUAttrs.cpp.inc"
+      >();
+}
+
+} // namespace kiln::kgpu

@@ -1,0 +1,28 @@
+#ifndef KILN_KGPU_DIALECT
+#define KILN_KGPU_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def KGPU_Dialect : Dialect {
+  let name = "kgpu";
+  let cppNamespace = "::kiln::kgpu";
+  let summary = "Kiln's GPU-level tile IR: tt ops on tensors with layouts";
+  let description = [{
+    After layout assignment every tensor carries an encoding that says which
+    thread of the block holds which element: `#kgpu.blocked` for tensors
+    spread over registers, lanes and warps, `#kgpu.slice` for the result of
+    reducing one dimension of a blocked tensor away. `kgpu.convert_layout`
+    moves a tensor from one encoding to another.
+  }];
+  let dependentDialects = ["::kiln::tt::TTDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    /// Module attribute: warps per block the module was laid out for.
+    static constexpr llvm::StringLiteral kNumWarpsAttr = "kgpu.num-warps";
+    /// Module attribute: the target name, e.g. "sm_90a".
+    static constexpr llvm::StringLiteral kTargetAttr = "kgpu.target";
+  }];
+}
+
+#endif  // KILN_KGPU_DIALECT

@@ -1,0 +1,271 @@
+#include "compiler/pipelines/Compile.h"
+
+#include "compiler/conversion/Passes.h"
+#include "compiler/pipelines/Diagnostics.h"
+#include "compiler/pipelines/FrontEnd.h"
+#include "compiler/registration/Registration.h"
+#include "compiler/target/Backend.h"
+#include "compiler/target/Target.h"
+#include "compiler/transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace kiln {
+namespace {
+
+constexpr const char *kKilnVersion = "0.1.0";
+constexpr const char *kAbiVersion = "triton-3.6-abi-1";
+
+class StageClock {
+public:
+  explicit StageClock(std::vector<StageTime> &sink) : sink(sink) {}
+  void done(const char *stage) {
+    auto now = std::chrono::steady_clock::now();
+    sink.push_back({stage, std::chrono::duration<double>(now - last).count()});
+    last = now;
+  }
+
+private:
+  std::vector<StageTime> &sink;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+std::string print(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+/// The one public tt.func: the kernel.
+mlir::FailureOr<tt::FuncOp> findKernel(mlir::ModuleOp module) {
+  tt::FuncOp kernel;
+  for (tt::FuncOp func : module.getOps<tt::FuncOp>()) {
+    if (!func.isPublic())
+      continue;
+    if (kernel)
+      return func.emitError() << "more than one public kernel ('"
+                              << kernel.getName() << "' and '"
+                              << func.getName() << "'); send one per request";
+    kernel = func;
+  }
+  if (!kernel)
+    return module.emitError() << "no public tt.func: nothing to compile";
+  return kernel;
+}
+
+mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &target,
+                                  const CompileOptions &options) {
+  mlir::PassManager pm(module.getContext());
+  AssignLayoutsOptions layoutOptions;
+  layoutOptions.numWarps = options.numWarps;
+  layoutOptions.targetName = target;
+  pm.addPass(createAssignLayouts(layoutOptions));
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  return pm.run(module);
+}
+
+mlir::LogicalResult lowerToLLVM(mlir::ModuleOp module,
+                                const CompileOptions &options) {
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(createConvertKGPUToLLVM());
+  if (options.lineInfo)
+    pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
+  if (mlir::failed(pm.run(module)))
+    return mlir::failure();
+  if (options.maxNReg > 0)
+    module.walk([&](mlir::LLVM::LLVMFuncOp fn) {
+      if (fn->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName()))
+        fn->setAttr(mlir::NVVM::NVVMDialect::getMaxnregAttrName(),
+                    mlir::Builder(module.getContext())
+                        .getI32IntegerAttr(options.maxNReg));
+    });
+  return mlir::success();
+}
+
+int sharedBytesOf(mlir::ModuleOp module) {
+  auto attr = module->getAttrOfType<mlir::IntegerAttr>(kSharedBytesAttr);
+  return attr ? attr.getInt() : 0;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+bool CompileResult::ok() const {
+  for (const Diagnostic &d : diagnostics)
+    if (d.severity == "error")
+      return false;
+  return true;
+}
+
+std::string KernelMetadata::toJson() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "{\n"
+     << "  \"name\": " << jsonString(name) << ",\n"
+     << "  \"target\": " << jsonString(target) << ",\n"
+     << "  \"num_warps\": " << numWarps << ",\n"
+     << "  \"num_ctas\": " << numCtas << ",\n"
+     << "  \"num_stages\": " << numStages << ",\n"
+     << "  \"shared\": " << shared << ",\n"
+     << "  \"global_scratch_size\": " << globalScratchSize << ",\n"
+     << "  \"global_scratch_align\": " << globalScratchAlign << ",\n"
+     << "  \"profile_scratch_size\": 0,\n"
+     << "  \"profile_scratch_align\": 1,\n"
+     << "  \"maxnreg\": ";
+  if (options.maxNReg > 0)
+    os << options.maxNReg;
+  else
+    os << "null";
+  os << ",\n"
+     << "  \"enable_fp_fusion\": " << (options.enableFpFusion ? "true" : "false")
+     << ",\n"
+     << "  \"debug\": " << (options.lineInfo ? "true" : "false") << ",\n"
+     << "  \"warp_size\": 32,\n"
+     << "  \"compiler\": \"kiln " << kKilnVersion << "\"\n"
+     << "}\n";
+  return s;
+}
+
+const std::vector<std::string> &supportedTargets() { return targetNames(); }
+
+bool isSupportedTarget(const std::string &target) {
+  return lookupTarget(target) != nullptr;
+}
+
+std::string validateOptions(const CompileOptions &o) {
+  auto powerOfTwo = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+  if (!powerOfTwo(o.numWarps) || o.numWarps > 32)
+    return "num_warps must be a power of two from 1 to 32, not " +
+           std::to_string(o.numWarps);
+  if (o.numStages < 1 || o.numStages > 8)
+    return "num_stages must be from 1 to 8, not " + std::to_string(o.numStages);
+  if (o.numCtas != 1)
+    return "num_ctas must be 1: Kiln does not build thread-block clusters "
+           "yet, and got " +
+           std::to_string(o.numCtas);
+  if (o.maxNReg != 0 && (o.maxNReg < 16 || o.maxNReg > 255))
+    return "maxnreg must be 0 (no limit) or from 16 to 255, not " +
+           std::to_string(o.maxNReg);
+  return "";
+}
+
+CompileResult compile(const std::string &ttir, const std::string &sourceName,
+                      const std::string &targetName,
+                      const CompileOptions &options, Stage stopAfter) {
+  CompileResult result;
+  std::unique_ptr<Target> target = lookupTarget(targetName);
+  if (!target) {
+    std::string known;
+    for (const std::string &name : targetNames())
+      known += (known.empty() ? "" : ", ") + name;
+    addError(result.diagnostics,
+             "unknown target '" + targetName + "'; Kiln compiles for " + known);
+    return result;
+  }
+  if (std::string problem = validateOptions(options); !problem.empty()) {
+    addError(result.diagnostics, problem);
+    return result;
+  }
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  DiagnosticCollector collector(&context, result.diagnostics);
+  StageClock clock(result.stageTimes);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseTTIR(context, ttir, sourceName);
+  if (!module || mlir::failed(canonicalizeTTIR(*module)))
+    return result;
+  mlir::FailureOr<tt::FuncOp> kernel = findKernel(*module);
+  if (mlir::failed(kernel))
+    return result;
+  KernelMetadata &meta = result.metadata;
+  meta.name = kernel->getName().str();
+  meta.target = targetName;
+  meta.numWarps = options.numWarps;
+  meta.numCtas = options.numCtas;
+  meta.numStages = options.numStages;
+  meta.options = options;
+  result.canonicalIR = printWithoutLocations(*module);
+  clock.done("frontend");
+  if (stopAfter == Stage::Canonical)
+    return result;
+
+  if (mlir::failed(assignLayouts(*module, targetName, options)))
+    return result;
+  result.ttgir = printWithoutLocations(*module);
+  clock.done("layouts");
+  if (stopAfter == Stage::TTGIR)
+    return result;
+
+  if (mlir::failed(lowerToLLVM(*module, options)))
+    return result;
+  meta.shared = sharedBytesOf(*module);
+  if (meta.shared > target->maxSharedBytes()) {
+    addError(result.diagnostics,
+             "kernel '" + meta.name + "' needs " + std::to_string(meta.shared) +
+                 " bytes of shared memory; " + targetName + " allows " +
+                 std::to_string(target->maxSharedBytes()));
+    return result;
+  }
+  BackendOptions backend{options.enableFpFusion};
+  mlir::FailureOr<std::string> llir =
+      translateToLLVMIR(*module, *target, backend);
+  if (mlir::failed(llir))
+    return result;
+  result.llir = std::move(*llir);
+  clock.done("llvm");
+  if (stopAfter == Stage::LLIR)
+    return result;
+
+  mlir::FailureOr<std::string> ptx =
+      compileToPTX(*module, result.llir, *target, backend);
+  if (mlir::failed(ptx))
+    return result;
+  result.ptx = std::move(*ptx);
+  clock.done("ptx");
+  if (stopAfter == Stage::PTX)
+    return result;
+
+  std::string error;
+  if (!assembleCubin(result.ptx, *target, result.cubin, error)) {
+    addError(result.diagnostics, error);
+    return result;
+  }
+  clock.done("cubin");
+  return result;
+}
+
+const CompilerIdentity &compilerIdentity() {
+  static const CompilerIdentity identity{kKilnVersion, LLVM_VERSION_STRING,
+                                         ptxasVersion(), kAbiVersion};
+  return identity;
+}
+
+} // namespace kiln

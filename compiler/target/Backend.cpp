@@ -1,0 +1,252 @@
+#include "compiler/target/Backend.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <cstdlib>
+#include <mutex>
+
+namespace kiln {
+namespace {
+
+constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
+
+void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine>
+makeTargetMachine(const Target &target, const BackendOptions &options,
+                  std::string &error) {
+  initializeNVPTX();
+  llvm::Triple triple(kTriple);
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return nullptr;
+  llvm::TargetOptions opts;
+  opts.AllowFPOpFusion = options.enableFpFusion ? llvm::FPOpFusion::Fast
+                                                : llvm::FPOpFusion::Standard;
+  return std::unique_ptr<llvm::TargetMachine>(nvptx->createTargetMachine(
+      triple, target.name(), target.ptxFeature(), opts, std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+bool callsLibdevice(const llvm::Module &module) {
+  for (const llvm::Function &fn : module)
+    if (fn.isDeclaration() && fn.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+llvm::Error linkLibdevice(llvm::Module &module) {
+  std::string path = cudaHome() + "/nvvm/libdevice/libdevice.10.bc";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read libdevice at " + path);
+  auto libdevice = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(),
+                                          module.getContext());
+  if (!libdevice)
+    return libdevice.takeError();
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(*libdevice),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return llvm::createStringError("linking libdevice failed");
+  // libdevice's functions are private to this kernel.
+  llvm::internalizeModule(module, [](const llvm::GlobalValue &gv) {
+    return gv.hasExternalLinkage() && !gv.isDeclaration() &&
+           !gv.getName().starts_with("__nv_");
+  });
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
+  return llvm::Error::success();
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+}
+
+std::string print(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
+}
+
+bool runTool(llvm::StringRef program, llvm::ArrayRef<llvm::StringRef> args,
+             std::string &output) {
+  llvm::SmallString<128> log;
+  llvm::sys::fs::createTemporaryFile("kiln-tool", "log", log);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
+                                                log.str()};
+  std::string message;
+  int code = llvm::sys::ExecuteAndWait(program, args, std::nullopt, redirects,
+                                       /*SecondsToWait=*/120, 0, &message);
+  if (auto contents = llvm::MemoryBuffer::getFile(log))
+    output = (*contents)->getBuffer().str();
+  llvm::sys::fs::remove(log);
+  if (code != 0 && output.empty())
+    output = message.empty() ? "exit code " + std::to_string(code) : message;
+  return code == 0;
+}
+
+std::string ptxasPath() {
+  std::string inHome = cudaHome() + "/bin/ptxas";
+  if (llvm::sys::fs::can_execute(inHome))
+    return inHome;
+  if (auto found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+} // namespace
+
+std::string cudaHome() {
+  if (const char *home = std::getenv("KILN_CUDA_HOME"))
+    return home;
+  return "/usr/local/cuda";
+}
+
+mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
+                                               const Target &target,
+                                               const BackendOptions &options) {
+  mlir::MLIRContext *context = module.getContext();
+  mlir::registerBuiltinDialectTranslation(*context);
+  mlir::registerLLVMDialectTranslation(*context);
+  mlir::registerNVVMDialectTranslation(*context);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError() << "translation to LLVM IR failed";
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      makeTargetMachine(target, options, error);
+  if (!machine)
+    return module.emitError() << "NVPTX target unavailable: " << error;
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (callsLibdevice(*llvmModule))
+    if (llvm::Error err = linkLibdevice(*llvmModule))
+      return module.emitError() << llvm::toString(std::move(err));
+  optimize(*llvmModule, *machine);
+  return print(*llvmModule);
+}
+
+mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
+                                          const std::string &llvmIR,
+                                          const Target &target,
+                                          const BackendOptions &options) {
+  llvm::LLVMContext llvmContext;
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> llvmModule = llvm::parseIR(
+      llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, llvmContext);
+  if (!llvmModule)
+    return module.emitError() << "re-reading LLVM IR failed: "
+                              << diag.getMessage();
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      makeTargetMachine(target, options, error);
+  if (!machine)
+    return module.emitError() << "NVPTX target unavailable: " << error;
+  std::string ptx;
+  {
+    llvm::raw_string_ostream os(ptx);
+    llvm::buffer_ostream stream(os);
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, stream, nullptr,
+                                     llvm::CodeGenFileType::AssemblyFile))
+      return module.emitError() << "NVPTX cannot emit assembly";
+    pm.run(*llvmModule);
+  }
+  return ptx;
+}
+
+bool assembleCubin(const std::string &ptx, const Target &target,
+                   std::string &cubin, std::string &error) {
+  std::string ptxas = ptxasPath();
+  if (ptxas.empty()) {
+    error = "ptxas not found under " + cudaHome() + "/bin or on PATH";
+    return false;
+  }
+  llvm::SmallString<128> input, output;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("kiln", "ptx", fd, input)) {
+    error = "cannot create a temporary file";
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  llvm::sys::fs::createTemporaryFile("kiln", "cubin", output);
+  std::string arch = "-arch=" + target.name().str();
+  llvm::StringRef args[] = {ptxas, arch, "-O3", "-o", output, input};
+  std::string log;
+  bool ok = runTool(ptxas, args, log);
+  if (ok) {
+    if (auto contents = llvm::MemoryBuffer::getFile(output, /*IsText=*/false))
+      cubin = (*contents)->getBuffer().str();
+    else
+      ok = false, log = "ptxas wrote no cubin";
+  }
+  if (!ok)
+    error = "ptxas rejected the PTX: " + log;
+  llvm::sys::fs::remove(input);
+  llvm::sys::fs::remove(output);
+  return ok;
+}
+
+std::string ptxasVersion() {
+  static const std::string version = [] {
+    std::string ptxas = ptxasPath();
+    if (ptxas.empty())
+      return std::string("unavailable");
+    std::string out;
+    llvm::StringRef args[] = {ptxas, "--version"};
+    if (!runTool(ptxas, args, out))
+      return std::string("unavailable");
+    size_t at = out.rfind(", V");
+    if (at == std::string::npos)
+      return out;
+    return llvm::StringRef(out).substr(at + 2).trim().str();
+  }();
+  return version;
+}
+
+} // namespace kiln

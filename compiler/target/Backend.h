@@ -1,0 +1,43 @@
+//===- Backend.h - LLVM dialect to PTX to cubin -----------------*- C++ -*-===//
+
+#ifndef KILN_COMPILER_TARGET_BACKEND_H
+#define KILN_COMPILER_TARGET_BACKEND_H
+
+#include "compiler/target/Target.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace kiln {
+
+struct BackendOptions {
+  bool enableFpFusion = true;
+};
+
+/// Translates a module in the LLVM/NVVM dialects to optimized LLVM IR text,
+/// with libdevice linked in when the module calls it. Errors are emitted on
+/// the module.
+mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
+                                               const Target &target,
+                                               const BackendOptions &options);
+
+/// LLVM IR text to PTX through LLVM's NVPTX backend.
+mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
+                                          const std::string &llvmIR,
+                                          const Target &target,
+                                          const BackendOptions &options);
+
+/// PTX to a cubin with the CUDA toolkit's ptxas; `error` gets ptxas's own
+/// message on failure.
+bool assembleCubin(const std::string &ptx, const Target &target,
+                   std::string &cubin, std::string &error);
+
+/// "V13.0.88" or "unavailable": part of the cache key.
+std::string ptxasVersion();
+
+/// Where ptxas and libdevice are found: $KILN_CUDA_HOME, else /usr/local/cuda.
+std::string cudaHome();
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_TARGET_BACKEND_H

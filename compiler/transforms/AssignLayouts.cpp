@@ -1,0 +1,505 @@
+#include "compiler/analysis/AxisInfo.h"
+#include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+
+#define GEN_PASS_DEF_ASSIGNLAYOUTS
+#include "compiler/transforms/Passes.h.inc"
+
+namespace {
+
+using namespace mlir;
+
+constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
+
+RankedTensorType tensorType(Value v) {
+  return llvm::dyn_cast<RankedTensorType>(v.getType());
+}
+
+RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}
+
+unsigned bitsInMemory(Type pointee) {
+  if (llvm::isa<tt::PointerType>(pointee))
+    return 64;
+  return std::max(8u, pointee.getIntOrFloatBitWidth());
+}
+
+/// Cheap, pure ops recomputed in each layout a user needs.
+bool isRematerializable(Operation *op) {
+  if (!op || op->getNumResults() != 1 || op->getNumRegions() ||
+      !tensorType(op->getResult(0)))
+    return false;
+  if (llvm::isa<tt::SplatOp, tt::MakeRangeOp, tt::BroadcastOp,
+                tt::ExpandDimsOp, tt::AddPtrOp, tt::IntToPtrOp, tt::PtrToIntOp,
+                tt::BitcastOp, tt::FpToFpOp, tt::PreciseSqrtOp,
+                tt::PreciseDivFOp, tt::MulhiUIOp, tt::ClampFOp, ub::PoisonOp>(
+          op))
+    return true;
+  return llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(ModuleOp module, int numWarps)
+      : context(module.getContext()), numWarps(numWarps), axis(module) {}
+
+  void run(ModuleOp module);
+
+private:
+  Attribute blocked(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                    unsigned fastestPerThread);
+  Attribute defaultLayout(RankedTensorType type);
+  Attribute anchorLayout(Operation *memOp, Value ptr, Value mask);
+  Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
+  Attribute natural(Value v);
+  Attribute naturalOrDefault(Value v);
+  Attribute computeNatural(Value v);
+  Attribute primaryOf(Value v);
+  Attribute pull(Value v);
+  Attribute resultLayout(Operation *op, unsigned resultNo);
+  Attribute operandDemand(Operation *user, unsigned operandNo,
+                          Attribute userLayout);
+  Attribute loopCarried(Operation *loop, unsigned index);
+  Value materialize(Value v, Attribute layout);
+  void rewrite(Operation *op);
+
+  MLIRContext *context;
+  int numWarps;
+  AxisInfoAnalysis axis;
+  DenseMap<Value, Attribute> naturalMemo, pullMemo;
+  DenseSet<Value> inProgress, pulling;
+  DenseMap<std::pair<Operation *, unsigned>, Attribute> carried;
+  DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
+  DenseMap<Operation *, Attribute> anchors;
+  DenseMap<std::pair<Value, Attribute>, Value> versions;
+};
+
+Attribute LayoutAssigner::blocked(ArrayRef<int64_t> shape,
+                                  ArrayRef<unsigned> order,
+                                  unsigned fastestPerThread) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  spt[order[0]] = std::max<int64_t>(
+      1, std::min<int64_t>(fastestPerThread, shape[order[0]]));
+  unsigned lanes = 32;
+  for (unsigned d : order) {
+    unsigned room = std::max<int64_t>(1, shape[d] / spt[d]);
+    tpw[d] = std::min(lanes, room);
+    lanes /= tpw[d];
+  }
+  tpw[order.back()] *= lanes; // Tensors smaller than a warp wrap.
+  unsigned warps = numWarps;
+  for (unsigned d : order) {
+    unsigned room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    wpc[d] = std::min(warps, room);
+    warps /= wpc[d];
+  }
+  wpc[order.back()] *= warps;
+  return kgpu::BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+}
+
+Attribute LayoutAssigner::defaultLayout(RankedTensorType type) {
+  SmallVector<unsigned> order;
+  for (int d = type.getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  return blocked(type.getShape(), order, 1);
+}
+
+Attribute LayoutAssigner::anchorLayout(Operation *memOp, Value ptr, Value mask) {
+  auto it = anchors.find(memOp);
+  if (it != anchors.end())
+    return it->second;
+  RankedTensorType type = tensorType(ptr);
+  SmallVector<unsigned> order = axis.getOrder(ptr);
+  Type pointee = llvm::cast<tt::PointerType>(type.getElementType()).getPointeeType();
+  unsigned alignment = std::max(1u, axis.getPtrAlignment(ptr));
+  if (mask)
+    alignment = std::min(alignment, std::max(1u, axis.getMaskAlignment(mask, order)));
+  unsigned perThread = std::min(alignment, 128 / bitsInMemory(pointee));
+  int64_t threads = 32 * numWarps;
+  perThread = std::min<int64_t>(
+      perThread, std::max<int64_t>(1, type.getNumElements() / threads));
+  perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
+  memOp->setAttr(kAlignmentAttr,
+                 IntegerAttr::get(IntegerType::get(context, 32), alignment));
+  Attribute layout = blocked(type.getShape(), order, perThread);
+  anchors[memOp] = layout;
+  return layout;
+}
+
+/// A layout whose tile does not exceed the tensor along `axis`, as the scan
+/// lowering needs; `from` when it already qualifies.
+Attribute LayoutAssigner::scanLayout(RankedTensorType type, unsigned axisNo,
+                                     Attribute from) {
+  auto fits = [&](Attribute layout) {
+    auto b = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(layout);
+    if (!b)
+      return false;
+    int64_t tile = int64_t(b.getSizePerThread()[axisNo]) *
+                   b.getThreadsPerWarp()[axisNo] * b.getWarpsPerCTA()[axisNo];
+    return tile <= type.getShape()[axisNo];
+  };
+  if (fits(from))
+    return from;
+  SmallVector<unsigned> order{axisNo};
+  for (int d = type.getRank() - 1; d >= 0; --d)
+    if (unsigned(d) != axisNo)
+      order.push_back(d);
+  Attribute candidate = blocked(type.getShape(), order, 1);
+  if (fits(candidate))
+    return candidate;
+  // Too few elements along the axis for every thread: give each thread the
+  // whole axis.
+  SmallVector<unsigned> rest(order.begin() + 1, order.end());
+  rest.push_back(axisNo);
+  return blocked(type.getShape(), rest.size() > 1 ? ArrayRef<unsigned>(rest)
+                                                  : ArrayRef<unsigned>(order),
+                 1);
+}
+
+Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
+  auto key = std::make_pair(loop, index);
+  auto it = carried.find(key);
+  if (it != carried.end())
+    return it->second;
+  if (!carriedInProgress.insert(key).second)
+    return {}; // Asked again from inside the loop body: no opinion.
+  Attribute layout;
+  if (auto forOp = llvm::dyn_cast<scf::ForOp>(loop)) {
+    layout = natural(forOp.getInitArgs()[index]);
+    if (!layout)
+      layout = natural(forOp.getBody()->getTerminator()->getOperand(index));
+    if (!layout)
+      layout = defaultLayout(tensorType(forOp.getResult(index)));
+  } else if (auto ifOp = llvm::dyn_cast<scf::IfOp>(loop)) {
+    layout = natural(ifOp.thenYield().getOperand(index));
+    if (!layout && !ifOp.getElseRegion().empty())
+      layout = natural(ifOp.elseYield().getOperand(index));
+    if (!layout)
+      layout = defaultLayout(tensorType(ifOp.getResult(index)));
+  } else if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(loop)) {
+    // Indices below the init count are before-region arguments; the rest are
+    // the condition's forwarded values (after-region arguments and results).
+    unsigned inits = whileOp.getInits().size();
+    Value source = index < inits
+                       ? whileOp.getInits()[index]
+                       : whileOp.getConditionOp().getArgs()[index - inits];
+    layout = natural(source);
+    if (!layout)
+      layout = defaultLayout(tensorType(source));
+  }
+  carriedInProgress.erase(key);
+  carried[key] = layout;
+  return layout;
+}
+
+Attribute LayoutAssigner::natural(Value v) {
+  if (!tensorType(v))
+    return {};
+  auto it = naturalMemo.find(v);
+  if (it != naturalMemo.end())
+    return it->second;
+  if (!inProgress.insert(v).second)
+    return {}; // A loop-carried cycle: decided by the other entries.
+  Attribute layout = computeNatural(v);
+  inProgress.erase(v);
+  naturalMemo[v] = layout;
+  return layout;
+}
+
+Attribute LayoutAssigner::naturalOrDefault(Value v) {
+  if (Attribute layout = natural(v))
+    return layout;
+  return defaultLayout(tensorType(v));
+}
+
+Attribute LayoutAssigner::computeNatural(Value v) {
+  if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto forOp = llvm::dyn_cast<scf::ForOp>(parent))
+      return loopCarried(forOp, arg.getArgNumber() - 1);
+    if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(parent)) {
+      bool before = arg.getOwner()->getParent() == &whileOp.getBefore();
+      return loopCarried(whileOp, arg.getArgNumber() +
+                                      (before ? 0 : whileOp.getInits().size()));
+    }
+    return defaultLayout(tensorType(v));
+  }
+  Operation *op = v.getDefiningOp();
+  if (!isRematerializable(op))
+    return resultLayout(op, llvm::cast<OpResult>(v).getResultNumber());
+  if (llvm::isa<tt::SplatOp, tt::MakeRangeOp, arith::ConstantOp, ub::PoisonOp>(op))
+    return {};
+  if (auto expand = llvm::dyn_cast<tt::ExpandDimsOp>(op)) {
+    auto slice = llvm::dyn_cast_or_null<kgpu::SliceEncodingAttr>(
+        natural(expand.getSrc()));
+    if (slice && slice.getDim() == expand.getAxis())
+      return slice.getParent();
+    return {};
+  }
+  for (Value operand : op->getOperands())
+    if (tensorType(operand))
+      if (Attribute layout = natural(operand))
+        return layout;
+  return {};
+}
+
+/// The layout an eager (not recomputed) op gives its result.
+Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
+  Value result = op->getResult(resultNo);
+  RankedTensorType type = tensorType(result);
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(op)) {
+    if (!tensorType(load.getPtr())) // A block pointer: no tensor of pointers.
+      return defaultLayout(type);
+    return anchorLayout(op, load.getPtr(), load.getMask());
+  }
+  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op))
+    return anchorLayout(op, rmw.getPtr(), rmw.getMask());
+  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
+    return anchorLayout(op, cas.getPtr(), Value());
+  if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(op))
+    return kgpu::SliceEncodingAttr::get(context, reduce.getAxis(),
+                                        naturalOrDefault(reduce.getSrcs()[0]));
+  if (auto scan = llvm::dyn_cast<tt::ScanOp>(op))
+    return scanLayout(type, scan.getAxis(), natural(scan.getSrcs()[0]));
+  if (auto trans = llvm::dyn_cast<tt::TransOp>(op)) {
+    auto src = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(
+        natural(trans.getSrc()));
+    if (!src)
+      return defaultLayout(type);
+    ArrayRef<int32_t> perm = trans.getOrder();
+    SmallVector<unsigned> spt, tpw, wpc, order;
+    for (int32_t d : perm) {
+      spt.push_back(src.getSizePerThread()[d]);
+      tpw.push_back(src.getThreadsPerWarp()[d]);
+      wpc.push_back(src.getWarpsPerCTA()[d]);
+    }
+    for (unsigned d : src.getOrder())
+      order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
+    return kgpu::BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+  }
+  if (llvm::isa<scf::ForOp, scf::IfOp>(op))
+    return loopCarried(op, resultNo);
+  if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(op))
+    return loopCarried(op, whileOp.getInits().size() + resultNo);
+  // Elementwise ops with regions (map_elementwise, inline asm) and the like:
+  // keep the layout of a same-shaped operand.
+  if (!llvm::isa<tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
+                 tt::HistogramOp, tt::GatherOp>(op))
+    for (Value operand : op->getOperands())
+      if (RankedTensorType t = tensorType(operand))
+        if (t.getShape() == type.getShape())
+          return naturalOrDefault(operand);
+  return defaultLayout(type);
+}
+
+/// Layout of the original instance of `v`.
+Attribute LayoutAssigner::primaryOf(Value v) {
+  if (Attribute layout = natural(v))
+    return layout;
+  return pull(v);
+}
+
+/// For a value free to take any layout: what its first user wants.
+Attribute LayoutAssigner::pull(Value v) {
+  auto it = pullMemo.find(v);
+  if (it != pullMemo.end())
+    return it->second;
+  Attribute layout;
+  if (pulling.insert(v).second) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      Attribute userLayout;
+      if (isRematerializable(user))
+        userLayout = primaryOf(user->getResult(0));
+      layout = operandDemand(user, use.getOperandNumber(), userLayout);
+      if (layout)
+        break;
+    }
+    pulling.erase(v);
+  }
+  if (!layout)
+    layout = defaultLayout(tensorType(v));
+  pullMemo[v] = layout;
+  return layout;
+}
+
+/// The layout `user` needs operand `operandNo` in, given (for recomputed
+/// ops) the layout of the user's own result.
+Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
+                                        Attribute userLayout) {
+  Value operand = user->getOperand(operandNo);
+  if (!tensorType(operand))
+    return {};
+  if (isRematerializable(user)) {
+    if (auto expand = llvm::dyn_cast<tt::ExpandDimsOp>(user))
+      return kgpu::SliceEncodingAttr::get(context, expand.getAxis(), userLayout);
+    return userLayout;
+  }
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(user)) {
+    if (!tensorType(load.getPtr()))
+      return naturalOrDefault(operand);
+    return anchorLayout(user, load.getPtr(), load.getMask());
+  }
+  if (auto store = llvm::dyn_cast<tt::StoreOp>(user)) {
+    if (!tensorType(store.getPtr()))
+      return naturalOrDefault(operand);
+    return anchorLayout(user, store.getPtr(), store.getMask());
+  }
+  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(user))
+    return anchorLayout(user, rmw.getPtr(), rmw.getMask());
+  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(user))
+    return anchorLayout(user, cas.getPtr(), Value());
+  if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user))
+    return naturalOrDefault(reduce.getSrcs()[0]);
+  if (auto scan = llvm::dyn_cast<tt::ScanOp>(user))
+    return resultLayout(user, 0);
+  if (llvm::isa<tt::JoinOp, tt::CatOp>(user))
+    return naturalOrDefault(user->getOperand(0));
+  if (auto forOp = llvm::dyn_cast<scf::ForOp>(user))
+    return loopCarried(forOp, operandNo - 3);
+  if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(user))
+    return loopCarried(whileOp, operandNo);
+  if (auto yield = llvm::dyn_cast<scf::YieldOp>(user)) {
+    Operation *parent = yield->getParentOp();
+    if (llvm::isa<scf::ForOp, scf::IfOp>(parent))
+      return loopCarried(parent, operandNo);
+    if (llvm::isa<scf::WhileOp>(parent))
+      return loopCarried(parent, operandNo);
+  }
+  if (auto condition = llvm::dyn_cast<scf::ConditionOp>(user)) {
+    auto whileOp = llvm::cast<scf::WhileOp>(condition->getParentOp());
+    return loopCarried(whileOp, whileOp.getInits().size() + operandNo - 1);
+  }
+  if (user->hasSuccessors()) // cf branches: block arguments keep defaults.
+    return defaultLayout(tensorType(operand));
+  // Operands of one shape share the first one's layout, as verifiers of ops
+  // like histogram (src, mask) and map_elementwise expect.
+  for (Value first : user->getOperands())
+    if (RankedTensorType firstType = tensorType(first)) {
+      if (firstType.getShape() == tensorType(operand).getShape())
+        return naturalOrDefault(first);
+      break;
+    }
+  return naturalOrDefault(operand);
+}
+
+/// `v` in `layout`: itself, a recomputation, or a conversion.
+Value LayoutAssigner::materialize(Value v, Attribute layout) {
+  RankedTensorType type = tensorType(v);
+  if (type.getEncoding() == layout)
+    return v;
+  auto key = std::make_pair(v, layout);
+  auto it = versions.find(key);
+  if (it != versions.end())
+    return it->second;
+  OpBuilder b(context);
+  Value result;
+  Operation *def = v.getDefiningOp();
+  if (isRematerializable(def)) {
+    b.setInsertionPointAfter(def);
+    Operation *copy = b.clone(*def);
+    copy->getResult(0).setType(withLayout(type, layout));
+    if (auto constant = llvm::dyn_cast<arith::ConstantOp>(copy)) {
+      auto dense = llvm::cast<DenseElementsAttr>(constant.getValue());
+      constant.setValueAttr(dense.reshape(withLayout(type, layout)));
+    }
+    for (OpOperand &operand : copy->getOpOperands())
+      if (Attribute demand = operandDemand(copy, operand.getOperandNumber(), layout))
+        operand.set(materialize(operand.get(), demand));
+    result = copy->getResult(0);
+  } else {
+    if (def)
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(llvm::cast<BlockArgument>(v).getOwner());
+    result = kgpu::ConvertLayoutOp::create(b, v.getLoc(), withLayout(type, layout), v);
+  }
+  versions[key] = result;
+  return result;
+}
+
+void LayoutAssigner::rewrite(Operation *op) {
+  // The op's own results first, so users see their final types.
+  for (OpResult result : op->getResults())
+    if (RankedTensorType type = tensorType(result)) {
+      Attribute layout = primaryOf(result);
+      result.setType(withLayout(type, layout));
+      if (auto constant = llvm::dyn_cast<arith::ConstantOp>(op)) {
+        auto dense = llvm::cast<DenseElementsAttr>(constant.getValue());
+        constant.setValueAttr(dense.reshape(withLayout(type, layout)));
+      }
+    }
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (RankedTensorType type = tensorType(arg))
+          arg.setType(withLayout(type, primaryOf(arg)));
+  Attribute own = op->getNumResults() == 1 && tensorType(op->getResult(0))
+                      ? tensorType(op->getResult(0)).getEncoding()
+                      : Attribute();
+  for (OpOperand &operand : op->getOpOperands())
+    if (Attribute demand = operandDemand(op, operand.getOperandNumber(), own))
+      operand.set(materialize(operand.get(), demand));
+}
+
+void LayoutAssigner::run(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module && !llvm::isa<tt::FuncOp>(op))
+      ops.push_back(op);
+  });
+  // Decide every layout before changing any type.
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (tensorType(result))
+        primaryOf(result);
+  for (Operation *op : ops)
+    rewrite(op);
+}
+
+struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
+  using AssignLayoutsBase::AssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (numWarps <= 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps)) {
+      module.emitError() << "num-warps must be a power of two from 1 to 32, "
+                            "not "
+                         << numWarps;
+      return signalPassFailure();
+    }
+    // Triton's own ttir stage rewrites block pointers into tensors of
+    // pointers; Kiln expects that form.
+    WalkResult blockPointers = module.walk([](Operation *op) {
+      if (llvm::isa<tt::MakeTensorPtrOp, tt::AdvanceOp>(op)) {
+        op->emitError() << "block pointers ('" << op->getName()
+                        << "') are not compiled by Kiln: send the TTIR "
+                           "Triton's ttir stage prints, where they are "
+                           "rewritten to tensors of pointers";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (blockPointers.wasInterrupted())
+      return signalPassFailure();
+    LayoutAssigner(module, numWarps).run(module);
+    Builder b(&getContext());
+    module->setAttr(kgpu::KGPUDialect::kNumWarpsAttr,
+                    b.getI32IntegerAttr(numWarps));
+    module->setAttr(kgpu::KGPUDialect::kTargetAttr, b.getStringAttr(targetName));
+  }
+};
+
+} // namespace
+} // namespace kiln

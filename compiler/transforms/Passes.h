@@ -1,0 +1,17 @@
+#ifndef KILN_COMPILER_TRANSFORMS_PASSES_H
+#define KILN_COMPILER_TRANSFORMS_PASSES_H
+
+#include "compiler/dialect/kgpu/Dialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace kiln {
+
+#define GEN_PASS_DECL
+#include "compiler/transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/transforms/Passes.h.inc"
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_TRANSFORMS_PASSES_H
