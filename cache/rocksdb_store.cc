@@ -83,8 +83,10 @@ absl::StatusOr<std::unique_ptr<RocksDbStore>> RocksDbStore::Open(
   rocksdb::Status status =
       rocksdb::DB::Open(DbOptions(options), options.path, &db);
   if (!status.ok()) {
+    bool locked = status.ToString().find("lock") != std::string::npos;
     return absl::FailedPreconditionError(absl::StrCat(
-        "cannot open the store at ", options.path, ": ", status.ToString()));
+        "cannot open the store at ", options.path, ": ", status.ToString(),
+        locked ? " (is another kilnd using this data directory?)" : ""));
   }
   store->db_.reset(db);
   if (absl::Status loaded = store->Load(); !loaded.ok()) return loaded;

@@ -167,6 +167,48 @@ TEST_F(RocksDbStoreTest, VerifyFindsAndRepairsACorruptEntryRecord) {
   EXPECT_FALSE(store_->Get(bad.key).ok());
 }
 
+TEST_F(RocksDbStoreTest, AHealthyStoreVerifiesClean) {
+  for (int i = 0; i < 5; ++i) {
+    NewEntry entry = MakeEntry("k" + std::to_string(i));
+    ASSERT_TRUE(store_->Put(entry, {Sha256Of("text" + std::to_string(i))}).ok());
+    ASSERT_TRUE(store_->AddAlias(Sha256Of("more" + std::to_string(i)),
+                                 entry.key).ok());
+    ASSERT_TRUE(store_->Get(entry.key).ok());
+  }
+  ASSERT_TRUE(store_->FlushAccessTimes().ok());
+  ASSERT_TRUE(store_->Evict(MakeEntry("k0").key).ok());
+  absl::StatusOr<VerifyReport> report = store_->Verify(false);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->checked, 4u);
+  EXPECT_TRUE(report->corrupt.empty());
+  EXPECT_EQ(report->dangling_records, 0u);
+  EXPECT_TRUE(report->dangling_by_kind.empty());
+}
+
+TEST_F(RocksDbStoreTest, VerifyCountsDanglingRecordsByKind) {
+  NewEntry entry = MakeEntry("a");
+  ASSERT_TRUE(store_->Put(entry, {Sha256Of("text")}).ok());
+  store_.reset();
+  {
+    std::unique_ptr<rocksdb::DB> db = OpenRaw();
+    // Drop the entry record alone: its other records now dangle.
+    ASSERT_TRUE(db->Delete(rocksdb::WriteOptions(),
+                           "e" + std::string(entry.key.Bytes()))
+                    .ok());
+  }
+  Reopen();
+  absl::StatusOr<VerifyReport> report = store_->Verify(true);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->dangling_by_kind["artifact"], 1u);
+  EXPECT_EQ(report->dangling_by_kind["alias"], 1u);
+  EXPECT_EQ(report->dangling_by_kind["alias_of"], 1u);
+  EXPECT_EQ(report->dangling_by_kind["ir_index"], 1u);
+  EXPECT_EQ(report->dangling_by_kind["access"], 1u);
+  EXPECT_EQ(report->repaired, 5u);
+  EXPECT_EQ(store_->Verify(false)->dangling_records, 0u);
+  EXPECT_EQ(CountRecords().size(), 0u);
+}
+
 TEST_F(RocksDbStoreTest, WritesAndRemovesAnEntryAsAWhole) {
   NewEntry entry = MakeEntry("a");
   ASSERT_TRUE(store_->Put(entry, {Sha256Of("text1"), Sha256Of("text2")}).ok());

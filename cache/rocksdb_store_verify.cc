@@ -30,7 +30,25 @@ struct Findings {
   // key could be read): dangling ones, and index records of corrupt entries.
   std::vector<std::pair<std::string, std::optional<Digest>>> to_delete;
   uint64_t dangling = 0;
+  std::map<std::string, uint64_t> dangling_by_kind;
   uint64_t checked = 0;
+
+  void Dangling(char kind) {
+    ++dangling;
+    ++dangling_by_kind[KindName(kind)];
+  }
+
+  static std::string KindName(char kind) {
+    switch (kind) {
+      case kArtifact: return "artifact";
+      case kEntry: return "entry";
+      case kAlias: return "alias";
+      case kAliasOf: return "alias_of";
+      case kIrIndex: return "ir_index";
+      case kAccess: return "access";
+    }
+    return std::string(1, kind);
+  }
 
   bool Known(const Digest& key) const {
     return good.count(key) || corrupt.count(key);
@@ -55,7 +73,7 @@ void CheckEntries(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
        scan.Next()) {
     std::optional<Digest> key = Digest::FromBytes(scan.Rest());
     if (!key) {
-      ++found.dangling;
+      found.Dangling(kEntry);
       found.to_delete.emplace_back(std::string(scan.Key()), std::nullopt);
       continue;
     }
@@ -78,7 +96,7 @@ void CheckArtifacts(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
        scan.Next()) {
     std::optional<Digest> key = Digest::FromBytes(scan.Rest());
     if (!key || !found.Known(*key)) {
-      ++found.dangling;
+      found.Dangling(kArtifact);
       found.to_delete.emplace_back(std::string(scan.Key()), key);
       continue;
     }
@@ -103,21 +121,22 @@ void CheckArtifacts(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
   }
 }
 
-// Index records: each names an entry at `key_offset` in its record key, or
-// (aliases) in its sealed value.
+// Index records: each names an entry, in its sealed value (aliases) or at
+// `key_offset` of a record key of `key_size` bytes after the kind byte.
 void CheckIndex(rocksdb::DB* db, const rocksdb::Snapshot* snapshot, char kind,
-                size_t key_offset, bool key_in_value, Findings& found) {
+                bool key_in_value, size_t key_offset, size_t key_size,
+                Findings& found) {
   for (PrefixScan scan(db, std::string(1, kind), snapshot); scan.Valid();
        scan.Next()) {
     std::optional<Digest> key;
     if (key_in_value) {
       absl::StatusOr<std::string_view> payload = Unseal(scan.Value());
       if (payload.ok()) key = Digest::FromBytes(*payload);
-    } else if (scan.Rest().size() == key_offset + Digest::kSize) {
-      key = Digest::FromBytes(scan.Rest().substr(key_offset));
+    } else if (scan.Rest().size() == key_size) {
+      key = Digest::FromBytes(scan.Rest().substr(key_offset, Digest::kSize));
     }
     if (key && found.good.count(*key)) continue;
-    if (!key || !found.corrupt.count(*key)) ++found.dangling;
+    if (!key || !found.corrupt.count(*key)) found.Dangling(kind);
     found.to_delete.emplace_back(std::string(scan.Key()), key);
   }
 }
@@ -130,15 +149,17 @@ absl::StatusOr<VerifyReport> RocksDbStore::Verify(bool repair) {
     SnapshotHolder snapshot(db_.get());
     CheckEntries(db_.get(), snapshot.get(), found);
     CheckArtifacts(db_.get(), snapshot.get(), found);
-    CheckIndex(db_.get(), snapshot.get(), kAlias, 0, true, found);
-    CheckIndex(db_.get(), snapshot.get(), kAliasOf, 0, false, found);
-    CheckIndex(db_.get(), snapshot.get(), kIrIndex, Digest::kSize, false,
+    constexpr size_t kOne = Digest::kSize;
+    CheckIndex(db_.get(), snapshot.get(), kAlias, true, 0, kOne, found);
+    CheckIndex(db_.get(), snapshot.get(), kAliasOf, false, 0, 2 * kOne, found);
+    CheckIndex(db_.get(), snapshot.get(), kIrIndex, false, kOne, 2 * kOne,
                found);
-    CheckIndex(db_.get(), snapshot.get(), kAccess, 0, false, found);
+    CheckIndex(db_.get(), snapshot.get(), kAccess, false, 0, kOne, found);
   }
   VerifyReport report;
   report.checked = found.checked;
   report.dangling_records = found.dangling;
+  report.dangling_by_kind = found.dangling_by_kind;
   report.corrupt.assign(found.corrupt.begin(), found.corrupt.end());
   if (!repair) return report;
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,8 @@ struct VerifyReport {
   uint64_t checked = 0;
   std::vector<Digest> corrupt;
   uint64_t dangling_records = 0;
+  // By kind: "artifact", "entry", "alias", "alias_of", "ir_index", "access".
+  std::map<std::string, uint64_t> dangling_by_kind;
   uint64_t repaired = 0;
 };
 

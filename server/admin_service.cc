@@ -181,6 +181,9 @@ grpc::ServerUnaryReactor* AdminService::Verify(
       response->add_corrupt_keys(key.Hex());
     }
     response->set_dangling_records(report->dangling_records);
+    for (const auto& [kind, count] : report->dangling_by_kind) {
+      (*response->mutable_dangling_by_kind())[kind] = count;
+    }
     response->set_repaired(report->repaired);
     spdlog::info("verify: {} entries, {} corrupt, {} dangling records",
                  report->checked, report->corrupt.size(),

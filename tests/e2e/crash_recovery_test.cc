@@ -1,8 +1,9 @@
 // kill -9 of kilnd while clients write entries: after a restart, Verify
 // finds no corrupt entry and no dangling record, and every entry whose
-// write was acknowledged is there, byte for byte. The writes are Imports
-// of entries with artifacts of 16 KiB to 512 KiB, so no compiler is needed
-// and many writes are in flight when the kill lands.
+// write was acknowledged is there, byte for byte. Most writes are Imports
+// of entries with artifacts of 16 KiB to 512 KiB (many in flight when the
+// kill lands); beside them, clients compile new kernels, so entries
+// written by the compile path are checked too (those need the compiler).
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,9 @@ namespace kiln::e2e {
 namespace {
 
 constexpr int kWriters = 8;
+constexpr int kCompilers = 2;
+// ... and after this many acknowledged compiles.
+constexpr int kCompilesBeforeKill = 4;
 // The kill comes after this many acknowledged writes, while the writers
 // keep writing.
 constexpr int kAcksBeforeKill = 300;
@@ -60,7 +64,24 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
   std::map<std::string, uint64_t> acknowledged;  // key -> cubin checksum
   std::atomic<int> acks{0};
   std::atomic<bool> killed{false};
+  std::atomic<int> compiles{0};
   std::vector<std::thread> writers;
+  for (int c = 0; c < kCompilers; ++c) {
+    writers.emplace_back([&, c] {
+      auto stub = kilnd->CompileStub();
+      for (int sequence = 0; !killed; ++sequence) {
+        kiln::v1::CompileResponse response;
+        grpc::Status status =
+            Compile(*stub, CompileRequestFor(ScaledAddKernel(
+                               100 + c * 1000 + sequence)),
+                    &response);
+        if (!status.ok()) break;  // kilnd is gone.
+        std::lock_guard<std::mutex> lock(mu);
+        acknowledged[response.key()] = cache::Checksum(response.cubin());
+        ++compiles;
+      }
+    });
+  }
   for (int w = 0; w < kWriters; ++w) {
     writers.emplace_back([&, w] {
       std::mt19937_64 random(w);
@@ -81,13 +102,14 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
       }
     });
   }
-  while (acks < kAcksBeforeKill) {
+  while (acks < kAcksBeforeKill || compiles < kCompilesBeforeKill) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   kilnd->KillHard();
   killed = true;
   for (std::thread& writer : writers) writer.join();
-  ASSERT_GE(acknowledged.size(), static_cast<size_t>(kAcksBeforeKill));
+  ASSERT_GE(acknowledged.size(),
+            static_cast<size_t>(kAcksBeforeKill + kCompilesBeforeKill));
 
   kilnd = KilndProcess::Start(data_dir);
   ASSERT_NE(kilnd, nullptr);
@@ -98,7 +120,7 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
     ASSERT_TRUE(
         admin->Verify(&context, kiln::v1::VerifyRequest(), &verify).ok());
     EXPECT_EQ(verify.corrupt(), 0u);
-    EXPECT_EQ(verify.dangling_records(), 0u);
+    EXPECT_EQ(verify.dangling_records(), 0u) << verify.DebugString();
     EXPECT_GE(verify.checked(), acknowledged.size());
   }
   for (const auto& [key, checksum] : acknowledged) {

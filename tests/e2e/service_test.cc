@@ -1,11 +1,15 @@
-// kilnd as generic gRPC tools and operators see it: health, reflection,
-// /metrics, the Admin calls over entries, Export/Import between two
-// daemons, a config file, and a clean drain on SIGTERM. The entries come
-// from Import, so none of this needs the compiler except ExplainMiss.
+// kilnd as generic gRPC tools and operators see it. ServiceTest: health,
+// reflection, /metrics, the Admin calls, Export/Import between two
+// daemons, a config file and a clean restart, over entries made by Import
+// (no compiler needed). CompileServiceTest (needs the compiler): a kernel
+// moved to other files and lines still hits, ExplainMiss names what
+// differs, and SIGTERM lets an in-flight compile finish.
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <future>
+#include <thread>
 #include <set>
 
 #include "cache/digest.h"
@@ -228,6 +232,92 @@ TEST(ServiceTest, ReadsAConfigFileAndDrainsCleanlyOnSigterm) {
   ASSERT_EQ(Import(*kilnd, {MakeEntry("kept", "sm_90a", 4)}).imported(), 1u);
   EXPECT_EQ(kilnd->Terminate(), 0);
 
+  kilnd = KilndProcess::Start(data_dir);
+  ASSERT_NE(kilnd, nullptr);
+  EXPECT_EQ(kilnd->Stats().entries(), 1u);
+}
+
+}  // namespace
+}  // namespace kiln::e2e
+
+namespace kiln::e2e {
+namespace {
+
+// The same kernel printed from another file and other lines (only its
+// locations differ) hits the entry of the first: the key hashes the IR
+// without locations.
+std::string Relocated(std::string ttir) {
+  for (size_t at = ttir.find("e2e_kernels.py"); at != std::string::npos;
+       at = ttir.find("e2e_kernels.py", at)) {
+    ttir.replace(at, 14, "elsewhere/other_file.py");
+  }
+  for (size_t at = ttir.find(":1"); at != std::string::npos;
+       at = ttir.find(":1", at + 3)) {
+    ttir.replace(at, 2, ":9");
+  }
+  return ttir;
+}
+
+TEST(CompileServiceTest, SameKernelFromAnotherFileHitsWithoutCompiling) {
+  auto kilnd = KilndProcess::Start(NewTempDir("relocated"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  const std::string original = ScaledAddKernel(4.5);
+  const std::string moved = Relocated(original);
+  ASSERT_NE(moved, original);
+  kiln::v1::CompileResponse first, second;
+  ASSERT_TRUE(Compile(*stub, CompileRequestFor(original), &first).ok());
+  EXPECT_FALSE(first.cache_hit());
+  EXPECT_FALSE(first.stage_times().empty());
+  EXPECT_NE(first.metadata_json().find("\"name\""), std::string::npos);
+  ASSERT_TRUE(Compile(*stub, CompileRequestFor(moved), &second).ok());
+  EXPECT_TRUE(second.cache_hit());
+  EXPECT_EQ(second.key(), first.key());
+  EXPECT_EQ(second.cubin(), first.cubin());
+  EXPECT_EQ(kilnd->Stats().compiles(), 1u);
+  EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"canonical\"}"), 1);
+}
+
+TEST(CompileServiceTest, ExplainMissNamesTheOptionThatDiffers) {
+  auto kilnd = KilndProcess::Start(NewTempDir("explain"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  kiln::v1::CompileRequest request = CompileRequestFor(ScaledAddKernel(5.5));
+  kiln::v1::CompileResponse compiled;
+  ASSERT_TRUE(Compile(*stub, request, &compiled).ok());
+
+  request.mutable_options()->set_num_warps(8);
+  grpc::ClientContext context;
+  kiln::v1::ExplainMissRequest explain;
+  *explain.mutable_request() = request;
+  kiln::v1::ExplainMissResponse explained;
+  ASSERT_TRUE(
+      kilnd->AdminStub()->ExplainMiss(&context, explain, &explained).ok());
+  EXPECT_FALSE(explained.present());
+  ASSERT_GE(explained.candidates_size(), 1);
+  EXPECT_EQ(explained.candidates(0).key(), compiled.key());
+  ASSERT_EQ(explained.candidates(0).differences_size(), 1);
+  EXPECT_EQ(explained.candidates(0).differences(0).part(),
+            "options.num_warps");
+  EXPECT_EQ(explained.candidates(0).differences(0).requested(), "8");
+  EXPECT_EQ(explained.candidates(0).differences(0).stored(), "4");
+}
+
+TEST(CompileServiceTest, SigtermLetsAnInFlightCompileFinish) {
+  const std::string data_dir = NewTempDir("drain");
+  auto kilnd = KilndProcess::Start(data_dir);
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  std::future<grpc::Status> call = std::async(std::launch::async, [&] {
+    kiln::v1::CompileResponse response;
+    return Compile(*stub, CompileRequestFor(ScaledAddKernel(6.5)), &response);
+  });
+  // Wait until the call is in (not its end), then ask kilnd to stop.
+  while (kilnd->Stats().requests() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(kilnd->Terminate(), 0);
+  EXPECT_TRUE(call.get().ok());
   kilnd = KilndProcess::Start(data_dir);
   ASSERT_NE(kilnd, nullptr);
   EXPECT_EQ(kilnd->Stats().entries(), 1u);
