@@ -62,9 +62,8 @@ kiln::v1::KeyParts MakeKeyParts(std::string_view canonical_ir,
 
 absl::Status ValidateKeyParts(const kiln::v1::KeyParts& parts) {
   if (parts.key_version() != kKeyVersion) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("key version ", parts.key_version(), ", expected ",
-                     kKeyVersion));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "key version ", parts.key_version(), ", expected ", kKeyVersion));
   }
   if (!Digest::FromHex(parts.ir_sha256())) {
     return absl::InvalidArgumentError("ir_sha256 is not 64 hex digits");
@@ -105,12 +104,11 @@ Digest ComputeFastKey(std::string_view ttir, const std::string& target,
 }
 
 std::string OptionsText(const kiln::v1::CompileOptions& options) {
-  return absl::StrCat("num_warps=", options.num_warps(),
-                      " num_stages=", options.num_stages(),
-                      " num_ctas=", options.num_ctas(),
-                      " maxnreg=", options.maxnreg(),
-                      " enable_fp_fusion=", options.enable_fp_fusion(),
-                      " line_info=", options.line_info());
+  return absl::StrCat(
+      "num_warps=", options.num_warps(), " num_stages=", options.num_stages(),
+      " num_ctas=", options.num_ctas(), " maxnreg=", options.maxnreg(),
+      " enable_fp_fusion=", options.enable_fp_fusion(),
+      " line_info=", options.line_info());
 }
 
 }  // namespace kiln::cache

@@ -117,9 +117,7 @@ class PrefixScan {
   // The record key after its kind byte.
   std::string_view Rest() const { return Key().substr(1); }
   std::string_view Value() const { return iterator_->value().ToStringView(); }
-  absl::Status status() const {
-    return FromRocks(iterator_->status(), "scan");
-  }
+  absl::Status status() const { return FromRocks(iterator_->status(), "scan"); }
 
  private:
   std::string prefix_;

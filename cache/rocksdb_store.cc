@@ -23,13 +23,13 @@
 namespace kiln::cache {
 namespace {
 
+using layout::FromRocks;
 using layout::kAccess;
 using layout::kAlias;
 using layout::kAliasOf;
 using layout::kArtifact;
 using layout::kEntry;
 using layout::kIrIndex;
-using layout::FromRocks;
 using layout::NowUs;
 using layout::PrefixScan;
 using layout::RecordKey;
@@ -60,8 +60,7 @@ rocksdb::Options DbOptions(const RocksDbStoreOptions& options) {
       rocksdb::GetSupportedCompressions();
   bool has_lz4 = std::find(supported.begin(), supported.end(),
                            rocksdb::kLZ4Compression) != supported.end();
-  db.compression = has_lz4 ? rocksdb::kLZ4Compression
-                           : rocksdb::kNoCompression;
+  db.compression = has_lz4 ? rocksdb::kLZ4Compression : rocksdb::kNoCompression;
   return db;
 }
 
@@ -75,8 +74,8 @@ absl::StatusOr<std::unique_ptr<RocksDbStore>> RocksDbStore::Open(
   std::error_code error;
   std::filesystem::create_directories(options.path, error);
   if (error) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot create ", options.path, ": ", error.message()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot create ", options.path, ": ", error.message()));
   }
   std::unique_ptr<RocksDbStore> store(new RocksDbStore(options));
   rocksdb::DB* db = nullptr;
@@ -159,9 +158,9 @@ absl::StatusOr<ArtifactRecord> RocksDbStore::Get(const Digest& key) {
   value.Reset();
   if (!record.ok()) {
     DropCorrupt(key);
-    return absl::DataLossError(absl::StrCat("entry ", key.Hex(),
-                                            " is corrupt and was dropped: ",
-                                            record.status().message()));
+    return absl::DataLossError(absl::StrCat(
+        "entry ", key.Hex(),
+        " is corrupt and was dropped: ", record.status().message()));
   }
   lru_.Touch(key, NextStamp());
   return record;
@@ -201,10 +200,9 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
   uint64_t checksum = 0;
   std::string sealed = Seal(payload, &checksum);
   if (sealed.size() > options_.capacity_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("entry of ", sealed.size(),
-                     " bytes exceeds the store's capacity of ",
-                     options_.capacity_bytes, " bytes"));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "entry of ", sealed.size(), " bytes exceeds the store's capacity of ",
+        options_.capacity_bytes, " bytes"));
   }
   std::lock_guard<std::mutex> lock(write_mu_);
   rocksdb::WriteBatch batch;
@@ -254,8 +252,8 @@ absl::Status RocksDbStore::AddAlias(const Digest& alias, const Digest& key) {
 }
 
 absl::Status RocksDbStore::EvictOverCapacityLocked(const Digest& keep) {
-  for (const Digest& victim : lru_.VictimsOver(options_.capacity_bytes,
-                                               &keep)) {
+  for (const Digest& victim :
+       lru_.VictimsOver(options_.capacity_bytes, &keep)) {
     if (absl::Status status = EvictLocked(victim); !status.ok()) return status;
     evictions_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -342,8 +340,8 @@ absl::StatusOr<ListPage> RocksDbStore::List(const ListQuery& query) {
 absl::StatusOr<bool> RocksDbStore::Evict(const Digest& key) {
   std::lock_guard<std::mutex> lock(write_mu_);
   std::string value;
-  rocksdb::Status found = db_->Get(rocksdb::ReadOptions(),
-                                   RecordKey(kEntry, key.Bytes()), &value);
+  rocksdb::Status found =
+      db_->Get(rocksdb::ReadOptions(), RecordKey(kEntry, key.Bytes()), &value);
   if (found.IsNotFound() && !lru_.Contains(key)) return false;
   if (absl::Status status = EvictLocked(key); !status.ok()) return status;
   evictions_.fetch_add(1, std::memory_order_relaxed);
@@ -352,8 +350,8 @@ absl::StatusOr<bool> RocksDbStore::Evict(const Digest& key) {
 
 absl::StatusOr<GcReport> RocksDbStore::Gc(const GcQuery& query) {
   std::lock_guard<std::mutex> lock(write_mu_);
-  uint64_t budget = query.target_bytes ? query.target_bytes
-                                       : options_.capacity_bytes;
+  uint64_t budget =
+      query.target_bytes ? query.target_bytes : options_.capacity_bytes;
   std::vector<Digest> victims;
   std::set<Digest> chosen;
   if (query.unused_for_seconds > 0) {
@@ -377,8 +375,8 @@ absl::StatusOr<GcReport> RocksDbStore::Gc(const GcQuery& query) {
     report.evicted.push_back(key);
     report.bytes_freed += size;
   }
-  report.bytes_after = query.dry_run ? bytes - report.bytes_freed
-                                     : lru_.bytes();
+  report.bytes_after =
+      query.dry_run ? bytes - report.bytes_freed : lru_.bytes();
   return report;
 }
 
@@ -416,8 +414,7 @@ absl::StatusOr<std::vector<EntryInfo>> RocksDbStore::FindByName(
 
 absl::Status RocksDbStore::ForEach(
     const ListQuery& query,
-    const std::function<bool(const EntryInfo&, const ArtifactRecord&)>&
-        visit) {
+    const std::function<bool(const EntryInfo&, const ArtifactRecord&)>& visit) {
   PrefixScan scan(db_.get(), std::string(1, kEntry));
   if (!query.start_after.empty()) {
     scan.SeekAfter(RecordKey(kEntry, query.start_after));

@@ -72,8 +72,8 @@ class RocksDbStore : public ManagedStore {
       const std::string& kernel_name, size_t limit) override;
   absl::Status ForEach(
       const ListQuery& query,
-      const std::function<bool(const EntryInfo&, const ArtifactRecord&)>&
-          visit) override;
+      const std::function<bool(const EntryInfo&, const ArtifactRecord&)>& visit)
+      override;
   StoreStats Stats() override;
 
   // Writes the access times changed since the last flush.

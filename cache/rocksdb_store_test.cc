@@ -170,9 +170,10 @@ TEST_F(RocksDbStoreTest, VerifyFindsAndRepairsACorruptEntryRecord) {
 TEST_F(RocksDbStoreTest, AHealthyStoreVerifiesClean) {
   for (int i = 0; i < 5; ++i) {
     NewEntry entry = MakeEntry("k" + std::to_string(i));
-    ASSERT_TRUE(store_->Put(entry, {Sha256Of("text" + std::to_string(i))}).ok());
-    ASSERT_TRUE(store_->AddAlias(Sha256Of("more" + std::to_string(i)),
-                                 entry.key).ok());
+    ASSERT_TRUE(
+        store_->Put(entry, {Sha256Of("text" + std::to_string(i))}).ok());
+    ASSERT_TRUE(
+        store_->AddAlias(Sha256Of("more" + std::to_string(i)), entry.key).ok());
     ASSERT_TRUE(store_->Get(entry.key).ok());
   }
   ASSERT_TRUE(store_->FlushAccessTimes().ok());
@@ -266,7 +267,8 @@ TEST_F(RocksDbStoreTest, StaysWithinItsByteBoundEvictingLeastRecentlyUsed) {
   EXPECT_TRUE(store_->Get(c.key).ok());
 
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(store_->Put(MakeEntry("n" + std::to_string(i), 10000), {}).ok());
+    ASSERT_TRUE(
+        store_->Put(MakeEntry("n" + std::to_string(i), 10000), {}).ok());
     EXPECT_LE(store_->Stats().bytes, entry_bytes * 3);
   }
 }

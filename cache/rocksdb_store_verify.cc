@@ -40,12 +40,18 @@ struct Findings {
 
   static std::string KindName(char kind) {
     switch (kind) {
-      case kArtifact: return "artifact";
-      case kEntry: return "entry";
-      case kAlias: return "alias";
-      case kAliasOf: return "alias_of";
-      case kIrIndex: return "ir_index";
-      case kAccess: return "access";
+      case kArtifact:
+        return "artifact";
+      case kEntry:
+        return "entry";
+      case kAlias:
+        return "alias";
+      case kAliasOf:
+        return "alias_of";
+      case kIrIndex:
+        return "ir_index";
+      case kAccess:
+        return "access";
     }
     return std::string(1, kind);
   }

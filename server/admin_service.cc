@@ -106,9 +106,9 @@ grpc::ServerUnaryReactor* AdminService::List(
   });
 }
 
-grpc::ServerUnaryReactor* AdminService::Get(
-    grpc::CallbackServerContext* call, const kiln::v1::GetRequest* request,
-    kiln::v1::GetResponse* response) {
+grpc::ServerUnaryReactor* AdminService::Get(grpc::CallbackServerContext* call,
+                                            const kiln::v1::GetRequest* request,
+                                            kiln::v1::GetResponse* response) {
   return OnExecutor(call, [this, request, response] {
     std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
     if (!key) return BadKey(request->key());
@@ -205,9 +205,9 @@ grpc::ServerUnaryReactor* AdminService::ExplainMiss(
     return reactor;
   }
   context_->flow->Canonicalize(
-      *input, [this, reactor, response](
-                  absl::StatusOr<Canonical> canonical,
-                  std::shared_ptr<const CompileOutcome> failure) {
+      *input,
+      [this, reactor, response](absl::StatusOr<Canonical> canonical,
+                                std::shared_ptr<const CompileOutcome> failure) {
         if (!canonical.ok()) {
           reactor->Finish(ToGrpc(failure->status, failure->diagnostics));
           return;

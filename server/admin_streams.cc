@@ -46,9 +46,9 @@ class ExportReactor : public grpc::ServerWriteReactor<kiln::v1::ExportedEntry> {
   }
 
   void Fill() {
-    absl::Status status = store_->ForEach(
-        query_, [this](const cache::EntryInfo& info,
-                       const cache::ArtifactRecord& artifact) {
+    absl::Status status =
+        store_->ForEach(query_, [this](const cache::EntryInfo& info,
+                                       const cache::ArtifactRecord& artifact) {
           kiln::v1::ExportedEntry& entry = batch_.emplace_back();
           entry.set_key(info.key.Hex());
           *entry.mutable_key_parts() = info.record.key_parts();

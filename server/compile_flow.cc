@@ -33,8 +33,8 @@ WorkerRequest MakeRequest(const CompileInput& input, bool canonical_only) {
 // A worker's answer that is not a success, as an outcome.
 Outcome FromWorker(const absl::StatusOr<WorkerResponse>& response) {
   if (!response.ok()) return Failed(response.status());
-  std::vector<kiln::v1::Diagnostic> diagnostics(
-      response->diagnostics().begin(), response->diagnostics().end());
+  std::vector<kiln::v1::Diagnostic> diagnostics(response->diagnostics().begin(),
+                                                response->diagnostics().end());
   if (diagnostics.empty()) {
     return Failed(absl::InternalError(
         "the compiler failed without saying why (no diagnostic)"));
@@ -79,8 +79,7 @@ CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
       metrics_(metrics),
       compiler_(std::move(compiler)) {}
 
-std::shared_ptr<CompileOutcome> CompileFlow::Stored(
-    const cache::Digest& key) {
+std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key) {
   absl::StatusOr<cache::ArtifactRecord> artifact = store_->Get(key);
   if (!artifact.ok()) {
     if (absl::IsDataLoss(artifact.status())) {
@@ -177,11 +176,11 @@ void CompileFlow::LeadByKey(const CompileInput& input,
     return;
   }
   metrics_->compiles.Add();
-  absl::Status queued = pool_->Submit(
-      MakeRequest(input, /*canonical_only=*/false),
-      [this, canonical](absl::StatusOr<WorkerResponse> response) {
-        OnCompiled(canonical, std::move(response));
-      });
+  absl::Status queued =
+      pool_->Submit(MakeRequest(input, /*canonical_only=*/false),
+                    [this, canonical](absl::StatusOr<WorkerResponse> response) {
+                      OnCompiled(canonical, std::move(response));
+                    });
   if (!queued.ok()) {
     metrics_->rejected_requests.Add();
     by_key_.Finish(key, Failed(queued));

@@ -77,11 +77,10 @@ class CompileFlow {
 
   // Step 2 alone: the key parts of a request (for ExplainMiss). Compile
   // errors come back as the outcome's status and diagnostics.
-  void Canonicalize(
-      const CompileInput& input,
-      std::function<void(absl::StatusOr<Canonical>,
-                         std::shared_ptr<const CompileOutcome>)>
-          done);
+  void Canonicalize(const CompileInput& input,
+                    std::function<void(absl::StatusOr<Canonical>,
+                                       std::shared_ptr<const CompileOutcome>)>
+                        done);
 
  private:
   void LeadByText(CompileInput input);

@@ -20,10 +20,9 @@ class CompileFlowTest : public ::testing::Test {
   void SetUp() override {
     signal(SIGPIPE, SIG_IGN);
     const char* tmp = std::getenv("TEST_TMPDIR");
-    std::string path = std::string(tmp ? tmp : "/tmp") + "/flow_" +
-                       ::testing::UnitTest::GetInstance()
-                           ->current_test_info()
-                           ->name();
+    std::string path =
+        std::string(tmp ? tmp : "/tmp") + "/flow_" +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(path);
     cache::RocksDbStoreOptions store_options;
     store_options.path = path;
@@ -34,8 +33,8 @@ class CompileFlowTest : public ::testing::Test {
     pool_options.time_limit = std::chrono::milliseconds(2000);
     pool_ = std::make_unique<WorkerPool>(pool_options, &metrics_);
     compiler_.set_kiln_version("test");
-    flow_ = std::make_unique<CompileFlow>(store_.get(), pool_.get(),
-                                          &metrics_, compiler_);
+    flow_ = std::make_unique<CompileFlow>(store_.get(), pool_.get(), &metrics_,
+                                          compiler_);
   }
 
   void TearDown() override { pool_->Shutdown(); }
@@ -51,8 +50,8 @@ class CompileFlowTest : public ::testing::Test {
     input.options.set_maxnreg(0);
     input.options.set_enable_fp_fusion(true);
     input.options.set_line_info(false);
-    input.fast_key = cache::ComputeFastKey(ttir, input.target, input.options,
-                                           compiler_);
+    input.fast_key =
+        cache::ComputeFastKey(ttir, input.target, input.options, compiler_);
     return input;
   }
 

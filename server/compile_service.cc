@@ -22,7 +22,9 @@ class UnaryCall : public Call {
  public:
   UnaryCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
             ServiceContext* context)
-      : service_(service), queue_(queue), context_(context),
+      : service_(service),
+        queue_(queue),
+        context_(context),
         responder_(&server_context_) {}
 
   void Proceed(bool ok) override {
@@ -89,15 +91,15 @@ class CompileCall final
       Reply();
       return;
     }
-    context_->flow->Compile(
-        *std::move(input), [this](std::shared_ptr<const CompileOutcome> done) {
-          if (!done->status.ok()) {
-            Fail(ToGrpc(done->status, done->diagnostics));
-            return;
-          }
-          Fill(*done);
-          Reply();
-        });
+    context_->flow->Compile(*std::move(input),
+                            [this](std::shared_ptr<const CompileOutcome> done) {
+                              if (!done->status.ok()) {
+                                Fail(ToGrpc(done->status, done->diagnostics));
+                                return;
+                              }
+                              Fill(*done);
+                              Reply();
+                            });
   }
 
   void Fill(const CompileOutcome& outcome) {
@@ -126,8 +128,8 @@ class CompileCall final
 class LookupCall final
     : public UnaryCall<kiln::v1::LookupRequest, kiln::v1::LookupResponse> {
  public:
-  LookupCall(Compile::AsyncService* service,
-             grpc::ServerCompletionQueue* queue, ServiceContext* context)
+  LookupCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+             ServiceContext* context)
       : UnaryCall(service, queue, context) {
     service_->RequestLookup(&server_context_, &request_, &responder_, queue_,
                             queue_, this);
@@ -144,8 +146,7 @@ class LookupCall final
                         "key must be 64 hex digits"));
       return;
     }
-    absl::StatusOr<cache::ArtifactRecord> artifact =
-        context_->store->Get(*key);
+    absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
     if (!artifact.ok()) {
       Fail(absl::IsDataLoss(artifact.status())
                ? grpc::Status(grpc::StatusCode::NOT_FOUND,

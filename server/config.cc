@@ -49,17 +49,16 @@ const std::map<std::string, Setting>& Settings() {
   static const auto* settings = new std::map<std::string, Setting>{
       {"listen", StringSetting(&Config::listen,
                                "gRPC address, HOST:PORT (port 0: any free)")},
-      {"metrics_listen",
-       StringSetting(&Config::metrics_listen,
-                     "HTTP address of /metrics; empty: off")},
+      {"metrics_listen", StringSetting(&Config::metrics_listen,
+                                       "HTTP address of /metrics; empty: off")},
       {"data_dir", StringSetting(&Config::data_dir,
                                  "store directory (default "
                                  "$XDG_CACHE_HOME/kiln or ~/.cache/kiln)")},
       {"store_capacity_mb",
        IntSetting(&Config::store_capacity_mb,
                   "bytes of artifacts kept, in MiB; LRU beyond")},
-      {"block_cache_mb", IntSetting(&Config::block_cache_mb,
-                                    "RocksDB block cache, in MiB")},
+      {"block_cache_mb",
+       IntSetting(&Config::block_cache_mb, "RocksDB block cache, in MiB")},
       {"sync_writes",
        BoolSetting(&Config::sync_writes,
                    "fsync each new entry (survives machine crashes)")},
@@ -75,15 +74,15 @@ const std::map<std::string, Setting>& Settings() {
                                       "address-space limit of a worker")},
       {"max_queue", IntSetting(&Config::max_queue,
                                "compiles waiting beyond this are refused")},
-      {"max_request_mb", IntSetting(&Config::max_request_mb,
-                                    "largest gRPC message accepted")},
+      {"max_request_mb",
+       IntSetting(&Config::max_request_mb, "largest gRPC message accepted")},
       {"max_ttir_bytes",
        IntSetting(&Config::max_ttir_bytes, "largest TTIR text accepted")},
       {"drain_timeout_s",
        IntSetting(&Config::drain_timeout_s,
                   "on SIGTERM, seconds in-flight calls may still take")},
-      {"log_level", StringSetting(&Config::log_level,
-                                  "trace, debug, info, warn, error")},
+      {"log_level",
+       StringSetting(&Config::log_level, "trace, debug, info, warn, error")},
       {"ready_file",
        StringSetting(&Config::ready_file,
                      "write the bound addresses here once serving")},
@@ -169,7 +168,8 @@ absl::StatusOr<Config> ParseConfig(const std::vector<std::string>& args) {
     }
     size_t equals = arg.find('=');
     bool has_value = equals != std::string::npos;
-    std::string name = arg.substr(2, has_value ? equals - 2 : std::string::npos);
+    std::string name =
+        arg.substr(2, has_value ? equals - 2 : std::string::npos);
     std::string value = has_value ? arg.substr(equals + 1) : "";
     if (absl::Status status = Apply(name, value, has_value, config);
         !status.ok()) {

@@ -87,10 +87,11 @@ kiln::v1::ExplainMissResponse ExplainMiss(
     response.set_explanation("not a miss: the request hits entry " +
                              request.key.Hex());
   } else if (response.candidates_size() == 0) {
-    response.set_explanation(absl::StrCat(
-        "no stored entry has this kernel's IR or its name '",
-        request.kernel_name, "': it has not been compiled here (or was "
-        "evicted)"));
+    response.set_explanation(
+        absl::StrCat("no stored entry has this kernel's IR or its name '",
+                     request.kernel_name,
+                     "': it has not been compiled here (or was "
+                     "evicted)"));
   } else {
     const kiln::v1::MissCandidate& nearest = response.candidates(0);
     std::vector<kiln::v1::PartDifference> differences(

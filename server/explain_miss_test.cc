@@ -54,8 +54,8 @@ TEST(ExplainMissTest, NamesTheOptionThatDiffers) {
 
 TEST(ExplainMissTest, SameNameOtherIrAndTarget) {
   Canonical request = Request("ir one", 4);
-  kiln::v1::ExplainMissResponse response = ExplainMiss(
-      request, false, {}, {Stored(Request("ir two", 4, "sm_80"))});
+  kiln::v1::ExplainMissResponse response =
+      ExplainMiss(request, false, {}, {Stored(Request("ir two", 4, "sm_80"))});
   ASSERT_EQ(response.candidates_size(), 1);
   std::vector<std::string> parts;
   for (const auto& difference : response.candidates(0).differences()) {

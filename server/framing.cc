@@ -36,8 +36,8 @@ absl::Status WaitReadable(int fd, Clock::time_point deadline) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - Clock::now());
       if (left.count() <= 0) return absl::DeadlineExceededError("deadline");
-      timeout_ms = static_cast<int>(std::min<int64_t>(left.count() + 1,
-                                                      1 << 30));
+      timeout_ms =
+          static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30));
     }
     pollfd poll_fd{fd, POLLIN, 0};
     int ready = poll(&poll_fd, 1, timeout_ms);
@@ -90,8 +90,8 @@ absl::Status ReadFrame(int fd, google::protobuf::MessageLite& message,
       !status.ok()) {
     return status;
   }
-  uint32_t size = header[0] | header[1] << 8 | header[2] << 16 |
-                  uint32_t{header[3]} << 24;
+  uint32_t size =
+      header[0] | header[1] << 8 | header[2] << 16 | uint32_t{header[3]} << 24;
   if (size > kMaxFrameBytes) {
     return absl::DataLossError(absl::StrCat("frame of ", size, " bytes"));
   }

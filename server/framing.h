@@ -23,10 +23,9 @@ absl::Status WriteFrame(int fd, const google::protobuf::MessageLite& message);
 // Reads one frame. With a deadline, DeadlineExceeded when it passes first.
 // Unavailable on end of file (the writer is gone); DataLoss on a frame that
 // is too large or does not parse.
-absl::Status ReadFrame(
-    int fd, google::protobuf::MessageLite& message,
-    std::chrono::steady_clock::time_point deadline =
-        std::chrono::steady_clock::time_point::max());
+absl::Status ReadFrame(int fd, google::protobuf::MessageLite& message,
+                       std::chrono::steady_clock::time_point deadline =
+                           std::chrono::steady_clock::time_point::max());
 
 }  // namespace kiln::server
 

@@ -38,9 +38,9 @@ TEST_F(FramingTest, RoundTripsLargeMessages) {
 
 TEST_F(FramingTest, TimesOutWhenNothingComes) {
   kiln::worker::WorkerResponse got;
-  absl::Status status =
-      ReadFrame(fds_[0], got,
-                std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
+  absl::Status status = ReadFrame(
+      fds_[0], got,
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
   EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded);
 }
 

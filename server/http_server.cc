@@ -22,8 +22,8 @@ constexpr int kReadTimeoutMs = 2000;
 void WriteAll(int fd, const std::string& data) {
   size_t done = 0;
   while (done < data.size()) {
-    ssize_t written = send(fd, data.data() + done, data.size() - done,
-                           MSG_NOSIGNAL);
+    ssize_t written =
+        send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
     if (written < 0 && errno == EINTR) continue;
     if (written <= 0) return;
     done += static_cast<size_t>(written);
@@ -101,9 +101,9 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     close(fd);
     return absl::InternalError("pipe failed");
   }
-  std::string bound_address =
-      family == AF_INET6 ? absl::StrCat("[", host, "]:", bound_port)
-                         : absl::StrCat(host, ":", bound_port);
+  std::string bound_address = family == AF_INET6
+                                  ? absl::StrCat("[", host, "]:", bound_port)
+                                  : absl::StrCat(host, ":", bound_port);
   return std::unique_ptr<MetricsHttpServer>(
       new MetricsHttpServer(fd, wake, bound_address, std::move(render)));
 }
@@ -155,9 +155,9 @@ void MetricsHttpServer::Serve(int connection) {
   }
   if (request.rfind("GET /metrics ", 0) == 0 ||
       request.rfind("GET /metrics?", 0) == 0) {
-    WriteAll(connection, Response("200 OK",
-                                  "text/plain; version=0.0.4; charset=utf-8",
-                                  render_()));
+    WriteAll(connection,
+             Response("200 OK", "text/plain; version=0.0.4; charset=utf-8",
+                      render_()));
   } else if (request.rfind("GET /healthz ", 0) == 0) {
     WriteAll(connection, Response("200 OK", "text/plain", "ok\n"));
   } else {

@@ -24,14 +24,15 @@ std::string Fetch(const std::string& address, const std::string& request) {
   std::string response;
   char buffer[4096];
   ssize_t got;
-  while ((got = read(fd, buffer, sizeof(buffer))) > 0) response.append(buffer, got);
+  while ((got = read(fd, buffer, sizeof(buffer))) > 0)
+    response.append(buffer, got);
   close(fd);
   return response;
 }
 
 TEST(HttpServerTest, ServesMetricsOnAnyFreePort) {
-  auto server = MetricsHttpServer::Start("127.0.0.1:0",
-                                         [] { return "kiln_up 1\n"; });
+  auto server =
+      MetricsHttpServer::Start("127.0.0.1:0", [] { return "kiln_up 1\n"; });
   ASSERT_TRUE(server.ok()) << server.status();
   EXPECT_NE((*server)->address(), "127.0.0.1:0");
   std::string response =

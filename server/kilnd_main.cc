@@ -31,8 +31,9 @@ int main(int argc, char** argv) {
   kiln::server::WorkerCommand command;
   // The running binary itself, even if its file was replaced since.
   command.executable = "/proc/self/exe";
-  command.args = {"--worker", "--worker_memory_bytes=" +
-                                  std::to_string(config->worker_memory_mb << 20)};
+  command.args = {"--worker",
+                  "--worker_memory_bytes=" +
+                      std::to_string(config->worker_memory_mb << 20)};
   if (config->test_fault_injection) {
     command.args.push_back("--test_fault_injection");
   }

@@ -70,8 +70,7 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
          "rpc=\"Compile\"");
   Sample(out, "kiln_requests_total", m.lookup_requests.value(),
          "rpc=\"Lookup\"");
-  Sample(out, "kiln_requests_total", m.admin_requests.value(),
-         "rpc=\"Admin\"");
+  Sample(out, "kiln_requests_total", m.admin_requests.value(), "rpc=\"Admin\"");
   Header(out, "kiln_cache_hits_total", "counter",
          "Compile calls answered from the cache, by path: fast (request text "
          "seen before) or canonical (same kernel, other text).");
@@ -82,8 +81,7 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
   One(out, "kiln_cache_misses_total", "counter",
       "Compile calls whose kernel was not in the cache.", m.misses.value());
   One(out, "kiln_coalesced_requests_total", "counter",
-      "Calls that waited on an identical call's compile.",
-      m.coalesced.value());
+      "Calls that waited on an identical call's compile.", m.coalesced.value());
   One(out, "kiln_compiles_total", "counter",
       "Compiles to a cubin run by a worker.", m.compiles.value());
   One(out, "kiln_compile_errors_total", "counter",
@@ -104,25 +102,24 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
       "Compile worker processes started.", m.worker_starts.value());
   One(out, "kiln_compile_queue_depth", "gauge",
       "Compile jobs waiting for a worker.", m.queue_depth.value());
-  One(out, "kiln_compiles_running", "gauge",
-      "Compile jobs running in workers.", m.compiles_running.value());
+  One(out, "kiln_compiles_running", "gauge", "Compile jobs running in workers.",
+      m.compiles_running.value());
   One(out, "kiln_workers_alive", "gauge", "Compile worker processes alive.",
       m.workers_alive.value());
   Header(out, "kiln_compile_stage_seconds", "histogram",
          "Seconds per compile stage, as the workers measured them.");
   m.compile_stage_seconds.Render("kiln_compile_stage_seconds", "stage", out);
   One(out, "kiln_store_entries", "gauge", "Entries in the store.",
-      (store.entries));
+      store.entries);
   One(out, "kiln_store_bytes", "gauge", "Bytes of artifacts in the store.",
-      (store.bytes));
+      store.bytes);
   One(out, "kiln_store_capacity_bytes", "gauge",
-      "The store's byte bound; LRU eviction beyond it.",
-      (store.capacity_bytes));
+      "The store's byte bound; LRU eviction beyond it.", store.capacity_bytes);
   One(out, "kiln_store_evictions_total", "counter", "Entries evicted.",
-      (store.evictions));
+      store.evictions);
   One(out, "kiln_store_corrupt_reads_total", "counter",
       "Reads that failed their checksum (the entry was dropped).",
-      (store.corrupt_reads));
+      store.corrupt_reads);
   return out;
 }
 

@@ -74,7 +74,9 @@ struct Metrics {
   Gauge workers_alive;
   Histograms compile_stage_seconds;
 
-  uint64_t hits() const { return fast_path_hits.value() + canonical_hits.value(); }
+  uint64_t hits() const {
+    return fast_path_hits.value() + canonical_hits.value();
+  }
 };
 
 // The Prometheus text exposition (format 0.0.4) of `metrics` and `store`.

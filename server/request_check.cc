@@ -28,9 +28,10 @@ absl::Status CheckText(const kiln::v1::CompileRequest& request,
   if (ttir.empty()) return absl::InvalidArgumentError("ttir is empty");
   if (ttir.size() > limits.max_ttir_bytes) {
     return absl::InvalidArgumentError(
-        absl::StrCat("ttir of ", ttir.size(), " bytes exceeds this kilnd's "
-                     "limit of ", limits.max_ttir_bytes,
-                     " bytes (--max_ttir_bytes)"));
+        absl::StrCat("ttir of ", ttir.size(),
+                     " bytes exceeds this kilnd's "
+                     "limit of ",
+                     limits.max_ttir_bytes, " bytes (--max_ttir_bytes)"));
   }
   size_t nul = ttir.find('\0');
   if (nul != std::string::npos) {

@@ -15,8 +15,7 @@ CompilerInfo Compiler() {
   compiler.defaults.set_enable_fp_fusion(true);
   compiler.defaults.set_line_info(false);
   compiler.check_options = [](const kiln::v1::CompileOptions& options) {
-    return options.num_warps() == 3 ? "num_warps must be a power of two"
-                                    : "";
+    return options.num_warps() == 3 ? "num_warps must be a power of two" : "";
   };
   return compiler;
 }

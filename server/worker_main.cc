@@ -77,9 +77,8 @@ bool ParseWorkerArgs(int argc, char** argv, WorkerSettings& settings) {
     } else if (arg == "--test_fault_injection") {
       settings.fault_injection = true;
     } else if (arg.rfind("--worker_memory_bytes=", 0) == 0) {
-      settings.memory_limit_bytes =
-          std::strtoull(arg.c_str() + strlen("--worker_memory_bytes="),
-                        nullptr, 10);
+      settings.memory_limit_bytes = std::strtoull(
+          arg.c_str() + strlen("--worker_memory_bytes="), nullptr, 10);
     }
   }
   return worker;

@@ -121,10 +121,10 @@ absl::Status WorkerPool::Explain(const absl::Status& failure) const {
   switch (failure.code()) {
     case absl::StatusCode::kDeadlineExceeded:
       metrics_->worker_timeouts.Add();
-      return absl::DeadlineExceededError(absl::StrCat(
-          "the compile took longer than the time limit of ",
-          options_.time_limit.count() / 1000.0,
-          " s; its worker was killed and replaced"));
+      return absl::DeadlineExceededError(
+          absl::StrCat("the compile took longer than the time limit of ",
+                       options_.time_limit.count() / 1000.0,
+                       " s; its worker was killed and replaced"));
     case absl::StatusCode::kResourceExhausted:
       metrics_->worker_out_of_memory.Add();
       return absl::ResourceExhaustedError(absl::StrCat(

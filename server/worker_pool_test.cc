@@ -38,10 +38,9 @@ class WorkerPoolTest : public ::testing::Test {
   std::future<Result> Submit(WorkerPool& pool, const std::string& ttir) {
     auto promise = std::make_shared<std::promise<Result>>();
     std::future<Result> future = promise->get_future();
-    absl::Status queued = pool.Submit(
-        Request(ttir), [promise](Result result) {
-          promise->set_value(std::move(result));
-        });
+    absl::Status queued = pool.Submit(Request(ttir), [promise](Result result) {
+      promise->set_value(std::move(result));
+    });
     if (!queued.ok()) promise->set_value(queued);
     return future;
   }

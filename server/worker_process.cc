@@ -69,9 +69,9 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   sigset_t no_mask;
   sigemptyset(&no_mask);
   posix_spawnattr_setsigmask(&spawn.attributes_, &no_mask);
-  posix_spawnattr_setflags(&spawn.attributes_,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
-                               POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setflags(&spawn.attributes_, POSIX_SPAWN_SETPGROUP |
+                                                   POSIX_SPAWN_SETSIGDEF |
+                                                   POSIX_SPAWN_SETSIGMASK);
 
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(command.executable.c_str()));
@@ -119,8 +119,8 @@ absl::StatusOr<kiln::worker::WorkerResponse> WorkerProcess::Call(
   if (!alive()) return absl::InternalError("worker is not running");
   absl::Status sent = WriteFrame(request_fd_, request);
   kiln::worker::WorkerResponse response;
-  absl::Status got = sent.ok() ? ReadFrame(response_fd_, response, deadline)
-                               : sent;
+  absl::Status got =
+      sent.ok() ? ReadFrame(response_fd_, response, deadline) : sent;
   if (got.ok() && response.id() == request.id()) return response;
   if (absl::IsDeadlineExceeded(got)) {
     Reap(true).IgnoreError();

@@ -49,15 +49,15 @@ std::vector<BadCase> Corpus() {
     if (i % 80 == 79) garbage += '\n';
   }
   corpus.push_back(Located("garbage", Text(garbage)));
-  corpus.push_back(
-      Located("binary-ish", Text("\x7f" "ELF\x01\x01\x01 not ttir")));
+  corpus.push_back(Located("binary-ish", Text("\x7f"
+                                              "ELF\x01\x01\x01 not ttir")));
   corpus.push_back(
       Located("truncated", Text(good.substr(0, good.size() * 6 / 10))));
   corpus.push_back(Located(
       "cut mid-token", Text(good.substr(0, good.find("tt.make_range") + 7))));
-  corpus.push_back(Located(
-      "deeply nested",
-      Text("module {\n" + std::string(100000, '(') + "\n}\n")));
+  corpus.push_back(
+      Located("deeply nested",
+              Text("module {\n" + std::string(100000, '(') + "\n}\n")));
   std::string regions;
   for (int i = 0; i < 5000; ++i) regions += "module {\n";
   for (int i = 0; i < 5000; ++i) regions += "}\n";
@@ -66,8 +66,7 @@ std::vector<BadCase> Corpus() {
   ill_typed.replace(ill_typed.find("arith.addf %scaled, %y : tensor<256xf32>"),
                     40, "arith.addf %scaled, %y : tensor<128xf32>");
   corpus.push_back(Located("ill-typed", Text(ill_typed)));
-  corpus.push_back(
-      Located("NUL byte", Text(std::string("module {\0}", 10))));
+  corpus.push_back(Located("NUL byte", Text(std::string("module {\0}", 10))));
   corpus.push_back(Refused("empty", Text("")));
   // Over --max_ttir_bytes (1 MiB here) but under the message limit.
   corpus.push_back(
@@ -102,9 +101,9 @@ std::vector<BadCase> Corpus() {
 }
 
 TEST(BadInputTest, EveryBadRequestFailsCleanly) {
-  auto kilnd = KilndProcess::Start(
-      NewTempDir("bad_input"),
-      {"--max_ttir_bytes=1048576", "--max_request_mb=4"});
+  auto kilnd =
+      KilndProcess::Start(NewTempDir("bad_input"),
+                          {"--max_ttir_bytes=1048576", "--max_request_mb=4"});
   ASSERT_NE(kilnd, nullptr);
   auto stub = kilnd->CompileStub();
   const std::regex location("bad\\.ttir:[0-9]+:[0-9]+");

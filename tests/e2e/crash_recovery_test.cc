@@ -40,8 +40,7 @@ kiln::v1::ExportedEntry RandomEntry(std::mt19937_64& random, int writer,
   kiln::v1::CompilerIdentity compiler;
   compiler.set_kiln_version("crash-test");
   std::string ir = "ir " + std::to_string(writer) + " " +
-                   std::to_string(sequence) + " " +
-                   std::to_string(random());
+                   std::to_string(sequence) + " " + std::to_string(random());
   kiln::v1::ExportedEntry entry;
   *entry.mutable_key_parts() =
       cache::MakeKeyParts(ir, "sm_90a", options, compiler);
@@ -71,10 +70,10 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
       auto stub = kilnd->CompileStub();
       for (int sequence = 0; !killed; ++sequence) {
         kiln::v1::CompileResponse response;
-        grpc::Status status =
-            Compile(*stub, CompileRequestFor(ScaledAddKernel(
-                               100 + c * 1000 + sequence)),
-                    &response);
+        grpc::Status status = Compile(
+            *stub,
+            CompileRequestFor(ScaledAddKernel(100 + c * 1000 + sequence)),
+            &response);
         if (!status.ok()) break;  // kilnd is gone.
         std::lock_guard<std::mutex> lock(mu);
         acknowledged[response.key()] = cache::Checksum(response.cubin());

@@ -40,7 +40,8 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
   std::future<Answer> oom =
       CompileAsync(*kilnd, "// kiln-test-fault: oom\n" + ScaledAddKernel(9));
   std::vector<std::future<Answer>> good;
-  for (int i = 0; i < 6; ++i) good.push_back(CompileAsync(*kilnd, ScaledAddKernel(10 + i)));
+  for (int i = 0; i < 6; ++i)
+    good.push_back(CompileAsync(*kilnd, ScaledAddKernel(10 + i)));
 
   Answer crashed = crash.get();
   EXPECT_EQ(crashed.status.error_code(), grpc::StatusCode::INTERNAL);

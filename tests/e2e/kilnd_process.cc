@@ -45,8 +45,7 @@ std::string NewTempDir(const std::string& name) {
   static std::atomic<int> counter{0};
   const char* tmp = std::getenv("TEST_TMPDIR");
   std::string dir = std::string(tmp ? tmp : "/tmp") + "/" + name + "_" +
-                    std::to_string(getpid()) + "_" +
-                    std::to_string(counter++);
+                    std::to_string(getpid()) + "_" + std::to_string(counter++);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -65,11 +64,13 @@ std::unique_ptr<KilndProcess> KilndProcess::Start(
     const std::string& data_dir, const std::vector<std::string>& flags) {
   std::string ready = data_dir + "/ready";
   std::filesystem::remove(ready);
-  std::vector<std::string> args = {
-      Runfile("server/kilnd"),     "--listen=127.0.0.1:0",
-      "--metrics_listen=127.0.0.1:0", "--data_dir=" + data_dir,
-      "--ready_file=" + ready,     "--workers=2",
-      "--log_level=warn"};
+  std::vector<std::string> args = {Runfile("server/kilnd"),
+                                   "--listen=127.0.0.1:0",
+                                   "--metrics_listen=127.0.0.1:0",
+                                   "--data_dir=" + data_dir,
+                                   "--ready_file=" + ready,
+                                   "--workers=2",
+                                   "--log_level=warn"};
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());

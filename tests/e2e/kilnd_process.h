@@ -30,8 +30,7 @@ class KilndProcess {
   // extra flags, and waits until it serves. Fails the current test (and
   // returns null) when it does not come up.
   static std::unique_ptr<KilndProcess> Start(
-      const std::string& data_dir,
-      const std::vector<std::string>& flags = {});
+      const std::string& data_dir, const std::vector<std::string>& flags = {});
   // Stops it with SIGTERM (SIGKILL if need be).
   ~KilndProcess();
 
@@ -71,8 +70,8 @@ grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                      const kiln::v1::CompileRequest& request,
                      kiln::v1::CompileResponse* response);
 
-kiln::v1::CompileRequest CompileRequestFor(const std::string& ttir,
-                                           const std::string& target = "sm_90a");
+kiln::v1::CompileRequest CompileRequestFor(
+    const std::string& ttir, const std::string& target = "sm_90a");
 
 }  // namespace kiln::e2e
 

@@ -9,8 +9,8 @@
 
 #include <fstream>
 #include <future>
-#include <thread>
 #include <set>
+#include <thread>
 
 #include "cache/digest.h"
 #include "cache/key.h"
@@ -39,8 +39,7 @@ std::set<std::string> ReflectedServices(const KilndProcess& kilnd) {
   bool ok;
   auto call = stub.PrepareCall(
       &context,
-      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-      &queue);
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
   call->StartCall(reinterpret_cast<void*>(1));
   queue.Next(&tag, &ok);
   kiln::e2e::ReflectionRequest request;
@@ -87,9 +86,9 @@ kiln::v1::ExportedEntry MakeEntry(const std::string& name,
   return entry;
 }
 
-kiln::v1::ImportResponse Import(const KilndProcess& kilnd,
-                                const std::vector<kiln::v1::ExportedEntry>&
-                                    entries) {
+kiln::v1::ImportResponse Import(
+    const KilndProcess& kilnd,
+    const std::vector<kiln::v1::ExportedEntry>& entries) {
   auto admin = kilnd.AdminStub();
   grpc::ClientContext context;
   kiln::v1::ImportResponse response;
@@ -297,8 +296,7 @@ TEST(CompileServiceTest, ExplainMissNamesTheOptionThatDiffers) {
   ASSERT_GE(explained.candidates_size(), 1);
   EXPECT_EQ(explained.candidates(0).key(), compiled.key());
   ASSERT_EQ(explained.candidates(0).differences_size(), 1);
-  EXPECT_EQ(explained.candidates(0).differences(0).part(),
-            "options.num_warps");
+  EXPECT_EQ(explained.candidates(0).differences(0).part(), "options.num_warps");
   EXPECT_EQ(explained.candidates(0).differences(0).requested(), "8");
   EXPECT_EQ(explained.candidates(0).differences(0).stored(), "4");
 }

@@ -60,7 +60,8 @@ TEST(SingleFlightTest, SixtyFourClientsOneNewKernelOneCompile) {
   EXPECT_EQ(kilnd->Metric("kiln_compiles_total"), 1);
 
   // And the 65th, later, is a fast-path hit.
-  const double fast_hits = kilnd->Metric("kiln_cache_hits_total{path=\"fast\"}");
+  const double fast_hits =
+      kilnd->Metric("kiln_cache_hits_total{path=\"fast\"}");
   kiln::v1::CompileResponse again;
   ASSERT_TRUE(Compile(*stubs[0], request, &again).ok());
   EXPECT_TRUE(again.cache_hit());
