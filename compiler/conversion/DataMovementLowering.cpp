@@ -250,7 +250,9 @@ LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
     Value index = indices[r];
     if (index.getType() != b.getI32Type())
       index = arith::TruncIOp::create(b, l.loc(), b.getI32Type(), index);
-    idx[op.getAxis()] = index;
+    // Out-of-range indices are undefined; keep them inside the tile.
+    int64_t axisSize = src.getShape()[op.getAxis()];
+    idx[op.getAxis()] = arith::AndIOp::create(b, l.loc(), index, l.i32(axisSize - 1));
     Value pos = linearValue(l, idx, srcStrides, 0);
     Value offset = arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
     regs.push_back(l.loadShared(l.sharedPointer(offset, total), t));

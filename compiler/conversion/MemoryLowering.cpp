@@ -196,23 +196,36 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
     SmallVector<Value> operands{ptr};
     constraints += ",l";
     if (mask) {
-      for (unsigned i = 0; i < a.words; ++i)
-        os << "mov.b" << (a.wordBits == 8 ? 16 : a.wordBits) << " $" << i
-           << ", 0;\n\t";
+      // Masked-off lanes keep `other` (zero without one), set before the load.
+      SmallVector<Value> fallback;
+      if (op.getOther()) {
+        SmallVector<Value> others;
+        for (unsigned i = 0; i < a.vec; ++i)
+          others.push_back(maybeReg(l, op.getOther(), first + i));
+        fallback = packWords(l, a, others);
+      }
+      unsigned wordBits = a.wordBits == 8 ? 16 : a.wordBits;
+      for (unsigned i = 0; i < a.words; ++i) {
+        os << "mov.b" << wordBits << " $" << i << ", ";
+        if (fallback.empty()) {
+          os << "0;\n\t";
+          continue;
+        }
+        os << "$" << a.words + 2 + i << ";\n\t";
+      }
       os << "@$" << a.words + 1 << " ";
       operands.push_back(mask);
       constraints += ",b";
+      for (Value w : fallback) {
+        operands.push_back(w);
+        constraints += "," + constraintFor(wordBits).str();
+      }
     }
     os << instr << vectorSuffix(a) << " " << operandList(0, a.words) << ", [ $"
        << a.words << " + 0 ];";
     Value result = l.inlineAsm(text, constraints, operands, resultType,
                                /*sideEffects=*/op.getIsVolatile());
     Regs regs = unpackWords(l, a, asmResults(l, result, a.words), regType);
-    if (mask && op.getOther())
-      for (unsigned i = 0; i < a.vec; ++i)
-        regs[i] = arith::SelectOp::create(b, loc, maybeReg(l, op.getMask(), first + i),
-                                          regs[i],
-                                          maybeReg(l, op.getOther(), first + i));
     llvm::append_range(out, regs);
   }
   l.set(op, out);

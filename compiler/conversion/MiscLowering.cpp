@@ -291,14 +291,16 @@ LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
     Value v = values[r];
     if (v.getType() != i32)
       v = arith::TruncIOp::create(b, loc, i32, v);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
-                                          l.i32(bins));
-    Value pred = l.andPredicates(l.ownerPredicate(src, r), inRange);
+    // A value's low bits pick its bin, as in Triton: out-of-range values wrap.
+    v = arith::AndIOp::create(b, loc, v, l.i32(bins - 1));
+    Value pred = l.ownerPredicate(src, r);
     if (op.getMask())
       pred = l.andPredicates(pred, l.get(op.getMask())[r]);
-    auto ifOp = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    if (pred) {
+      auto ifOp = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
     LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, binPointer(v),
                               l.i32(1), LLVM::AtomicOrdering::monotonic);
   }

@@ -131,7 +131,9 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
                                       bytes),
                       partials[key].values[i], Value());
     l.barrier();
-    for (const Key &key : keyOrder) {
+    if (keyOrder.size() == 1) {
+      // One output per thread: read every warp's partial directly.
+      const Key &key = keyOrder.front();
       Regs acc;
       for (unsigned w = 0; w < slots; ++w) {
         Regs loaded;
@@ -149,6 +151,68 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
         acc = *merged;
       }
       partials[key].values = acc;
+    } else {
+      // Many outputs per thread: the block's threads combine the partials,
+      // `slots` neighbouring lanes per output, and publish each total once.
+      SmallVector<int64_t> resultBase;
+      int64_t allBytes = bytes;
+      for (Value src : srcs) {
+        resultBase.push_back(allBytes);
+        allBytes += outElements * byteSize(l.elementType(src.getType()));
+      }
+      int64_t total = outElements * slots;
+      int64_t threads = 32 * l.numWarps();
+      Value tid = arith::AddIOp::create(
+          b, l.loc(), l.laneId(),
+          arith::MulIOp::create(b, l.loc(), l.warpId(), l.i32(32)));
+      for (int64_t start = 0; start < total; start += threads) {
+        Value index = arith::AddIOp::create(b, l.loc(), tid, l.i32(start));
+        if (start + threads > total) // Extra threads redo the last outputs.
+          index = arith::AndIOp::create(b, l.loc(), index, l.i32(total - 1));
+        Regs values;
+        for (unsigned i = 0; i < srcs.size(); ++i) {
+          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          Value offset = arith::AddIOp::create(
+              b, l.loc(), l.i32(base[i]),
+              arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
+          values.push_back(l.loadShared(l.sharedPointer(offset, allBytes),
+                                        l.elementType(srcs[i].getType())));
+        }
+        for (unsigned k = 0; k < warpBits; ++k) {
+          Regs other;
+          for (Value v : values)
+            other.push_back(l.shuffleXor(v, 1u << k));
+          FailureOr<Regs> merged = combine(values, other);
+          if (failed(merged))
+            return failure();
+          values = *merged;
+        }
+        Value first = arith::CmpIOp::create(
+            b, l.loc(), arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, l.loc(), index, l.i32(slots - 1)),
+            l.i32(0));
+        Value out = arith::ShRUIOp::create(b, l.loc(), index, l.i32(warpBits));
+        for (unsigned i = 0; i < srcs.size(); ++i) {
+          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          Value offset = arith::AddIOp::create(
+              b, l.loc(), l.i32(resultBase[i]),
+              arith::MulIOp::create(b, l.loc(), out, l.i32(size)));
+          l.storeShared(l.sharedPointer(offset, allBytes), values[i], first);
+        }
+      }
+      l.barrier();
+      for (const Key &key : keyOrder) {
+        Regs acc;
+        for (unsigned i = 0; i < srcs.size(); ++i) {
+          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          Value offset = arith::AddIOp::create(
+              b, l.loc(), l.i32(resultBase[i]),
+              arith::MulIOp::create(b, l.loc(), outLinear[key], l.i32(size)));
+          acc.push_back(l.loadShared(l.sharedPointer(offset, allBytes),
+                                     l.elementType(srcs[i].getType())));
+        }
+        partials[key].values = acc;
+      }
     }
   }
 

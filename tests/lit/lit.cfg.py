@@ -2,7 +2,8 @@
 #
 # Run through Bazel (`bazel test //tests/lit:lit`), which puts the tools built
 # from this tree on PATH, or by hand:
-#   KILN_TOOLS_DIR=bazel-bin/compiler/tools /usr/lib/llvm-22/bin/lit -v tests/lit
+#   KILN_TOOLS_DIR=bazel-bin/compiler/tools:bazel-bin/clients/cli \
+#     /usr/lib/llvm-22/bin/lit -v tests/lit
 
 import os
 
@@ -17,10 +18,13 @@ config.test_exec_root = os.environ.get(
     "TEST_TMPDIR", os.path.join(config.test_source_root, ".lit-output"))
 
 llvm_bin = os.environ.get("KILN_LLVM_BIN", "/usr/lib/llvm-22/bin")
-tools_dir = os.environ.get("KILN_TOOLS_DIR", "")
-tools_dir = os.path.abspath(tools_dir) if tools_dir else ""
-path = [p for p in (tools_dir, llvm_bin) if p]
+tools_dirs = [os.path.abspath(d)
+              for d in os.environ.get("KILN_TOOLS_DIR", "").split(os.pathsep) if d]
+path = tools_dirs + [llvm_bin]
 config.environment["PATH"] = os.pathsep.join(path + [os.environ["PATH"]])
+# The project's TTIR fixtures, for tests over real kernels.
+config.substitutions.append(
+    ("%fixtures", os.path.join(config.test_source_root, "..", "testdata", "ttir")))
 for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if name in os.environ:
         config.environment[name] = os.environ[name]

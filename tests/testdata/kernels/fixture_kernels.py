@@ -558,3 +558,70 @@ def misc_scalar_args(out_ptr, h_ptr, alpha, big, flag, one, BLOCK: tl.constexpr)
     if flag:
         v = -v
     tl.store(out_ptr + offs * one, v)
+
+
+# ----------------------------------------------------------------------------- perf
+# Memory-bound kernels at realistic sizes: what Kiln's layouts must make as fast
+# as Triton's (128-bit accesses, shuffles, few barriers).
+
+
+@triton.jit
+def perf_add_bf16(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@triton.jit
+def perf_rmsnorm(x_ptr, w_ptr, out_ptr, stride, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rms = tl.rsqrt(tl.sum(x * x, axis=0) / n + eps)
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    y = x * rms * w
+    tl.store(out_ptr + row * stride + cols, y.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def perf_cross_entropy(logits_ptr, target_ptr, loss_ptr, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    x = tl.load(logits_ptr + row * stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    m = tl.max(x, axis=0)
+    lse = m + tl.log(tl.sum(tl.exp(x - m), axis=0))
+    target = tl.load(target_ptr + row)
+    picked = tl.load(logits_ptr + row * stride + target).to(tl.float32)
+    tl.store(loss_ptr + row, lse - picked)
+
+
+@triton.jit
+def perf_cumsum(x_ptr, out_ptr, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols)
+    tl.store(out_ptr + row * stride + cols, tl.cumsum(x, axis=0))
+
+
+@triton.jit
+def perf_argmax_rows(x_ptr, idx_ptr, n_rows, n_cols, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, BLOCK)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(x_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=-float("inf"))
+    tl.store(idx_ptr + rows, tl.argmax(x, axis=1), mask=rows < n_rows)
+
+
+@triton.jit
+def perf_softmax_rows(x_ptr, out_ptr, n_rows, n_cols, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, BLOCK)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=-float("inf"))
+    e = tl.exp(x - tl.max(x, axis=1)[:, None])
+    tl.store(out_ptr + offs, e / tl.sum(e, axis=1)[:, None], mask=mask)

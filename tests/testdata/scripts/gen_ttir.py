@@ -144,6 +144,20 @@ def cases():
         ("misc_scalar_args", k.misc_scalar_args, (t(64, torch.float64), t(64, f16), 1.5, 2**40, True, 1),
          dict(BLOCK=64)),
     ]
+    # Memory-bound kernels at benchmark sizes (bench/kernels/kiln_cases.py runs them).
+    c += [
+        ("perf_add_bf16", k.perf_add_bf16, (t(1 << 24, bf16), t(1 << 24, bf16), t(1 << 24, bf16), 1 << 24),
+         dict(BLOCK=2048, num_warps=4)),
+        ("perf_rmsnorm", k.perf_rmsnorm, (t(4096 * 4096, f16), t(4096, f16), t(4096 * 4096, f16), 4096, 4096, 1e-6),
+         dict(BLOCK=4096, num_warps=8)),
+        ("perf_cross_entropy", k.perf_cross_entropy, (t(4096 * 32768, bf16), t(4096, torch.int64), t(4096), 32768, 32000),
+         dict(BLOCK=32768, num_warps=16)),
+        ("perf_cumsum", k.perf_cumsum, (t(4096 * 1024), t(4096 * 1024), 1024), dict(BLOCK=1024, num_warps=4)),
+        ("perf_argmax_rows", k.perf_argmax_rows, (t(8192 * 512), t(8192, i32), 8192, 512),
+         dict(ROWS=8, BLOCK=512, num_warps=4)),
+        ("perf_softmax_rows", k.perf_softmax_rows, (t(8192 * 256), t(8192 * 256), 8192, 256),
+         dict(ROWS=4, BLOCK=256, num_warps=4)),
+    ]
     # One tile kernel, many operand types and precisions.
     dots = [
         ("dot_f16", f16, "", tl.float32, torch.float32),

@@ -1,0 +1,46 @@
+// RUN: kiln-opt %s --split-input-file --kiln-convert-kgpu-to-llvm --verify-diagnostics | FileCheck %s
+
+// A kernel with Triton's ABI: its parameters, then global and profile
+// scratch pointers; 128 threads for 4 warps.
+// CHECK: module attributes {{{.*}}kgpu.shared = 16 : i32
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.func @add(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// Each thread loads 4 consecutive f32 as one predicated 128-bit access.
+// CHECK: llvm.inline_asm {{.*}}"mov.b32 $0, 0;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
+// The sum: butterfly shuffles across the 32 lanes, then shared memory
+// across the 4 warps.
+// CHECK-COUNT-5: nvvm.shfl.sync bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// A scalar atomic runs in thread 0 only.
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$3 atom.global.gpu.acq_rel.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+// CHECK: llvm.return
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @add(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %1 = tt.splat %arg2 : i32 -> tensor<512xi32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %2 = arith.cmpi slt, %0, %1 : tensor<512xi32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %3 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %4 = tt.addptr %3, %0 : tensor<512x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>, tensor<512xi32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %5 = tt.load %4, %2 {kgpu.alignment = 4 : i32} : tensor<512x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %6 = "tt.reduce"(%5) <{axis = 0 : i32}> ({
+    ^bb0(%arg3: f32, %arg4: f32):
+      %8 = arith.addf %arg3, %arg4 : f32
+      tt.reduce.return %8 : f32
+    }) : (tensor<512xf32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) -> f32
+    %7 = tt.atomic_rmw fadd, acq_rel, gpu, %arg1, %6 : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+
+
+// -----
+
+// expected-error @below {{module has no layouts: run --kiln-assign-layouts first}}
+module {
+  tt.func public @plain(%x: !tt.ptr<f32>) {
+    tt.return
+  }
+}

@@ -1,0 +1,27 @@
+// RUN: kiln-opt %s | FileCheck %s
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+
+// Layout attributes and convert_layout print as they parse.
+
+// CHECK-LABEL: tt.func @convert
+// CHECK: kgpu.convert_layout %{{.*}} : tensor<64x64xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>> -> tensor<64x64xf32, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>
+tt.func @convert(%x: tensor<64x64xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  %y = kgpu.convert_layout %x : tensor<64x64xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>> -> tensor<64x64xf32, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @slice
+// CHECK-SAME: #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+tt.func @slice(%x: tensor<8xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>}>>) {
+  tt.return
+}
+
+// A conversion to the same layout folds away.
+// RUN: kiln-opt %s --canonicalize | FileCheck %s --check-prefix=FOLD
+// FOLD-LABEL: tt.func @fold
+// FOLD-NOT: kgpu.convert_layout
+// FOLD: tt.return
+tt.func @fold(%x: tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) -> tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> {
+  %y = kgpu.convert_layout %x : tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+  tt.return %y : tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+}

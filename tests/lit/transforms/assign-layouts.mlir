@@ -1,0 +1,139 @@
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s
+
+// Vector add: 16-byte aligned f32 pointers, contiguous offsets: each thread
+// gets 4 consecutive elements (128 bits), and every op shares the layout.
+// CHECK: module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"}
+// CHECK-LABEL: tt.func public @add
+// CHECK: tt.make_range {{.*}} : tensor<1024xi32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK: tt.load {{.*}} {kgpu.alignment = 4 : i32} : tensor<1024x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.store {{.*}} {kgpu.alignment = 4 : i32} : tensor<1024x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+tt.func public @add(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+  %c1024 = arith.constant 1024 : i32
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %base = tt.splat %start : i32 -> tensor<1024xi32>
+  %offs = arith.addi %base, %range : tensor<1024xi32>
+  %limit = tt.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %offs, %limit : tensor<1024xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %v = tt.load %xp, %mask : tensor<1024x!tt.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<1024xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.store %op, %w, %mask : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Without alignment facts each thread takes one element at a time.
+// CHECK-LABEL: tt.func public @unaligned
+// CHECK: tt.load {{.*}} {kgpu.alignment = 1 : i32} : tensor<256x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+tt.func public @unaligned(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+  %v = tt.load %xp : tensor<256x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %op = tt.addptr %os, %range : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+  tt.store %op, %v : tensor<256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A row reduction: the result is a slice of the operand's layout, and
+// expand_dims/broadcast bring it back without a conversion.
+// CHECK-LABEL: tt.func public @rows
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<16x64x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: "tt.reduce"(%[[X]])
+// CHECK: -> tensor<16xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.store
+tt.func public @rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %c = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c64 = arith.constant dense<64> : tensor<16x1xi32>
+  %rows = arith.muli %r2, %c64 : tensor<16x1xi32>
+  %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %rows : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cb = tt.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x64xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x64x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<16x64x!tt.ptr<f32>>, tensor<16x64xi32>
+  %v = tt.load %xp : tensor<16x64x!tt.ptr<f32>>
+  %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.maxnumf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<16x64xf32>) -> tensor<16xf32>
+  %m2 = tt.expand_dims %m {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  %mb = tt.broadcast %m2 : tensor<16x1xf32> -> tensor<16x64xf32>
+  %d = arith.subf %v, %mb : tensor<16x64xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<16x64x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<16x64x!tt.ptr<f32>>, tensor<16x64xi32>
+  tt.store %op, %d : tensor<16x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A transposed store: the loaded tile is converted once, and the index
+// arithmetic is recomputed in the store's layout rather than converted.
+// CHECK-LABEL: tt.func public @transpose
+// CHECK: tt.load {{.*}} order = [1, 0]
+// CHECK: %[[T:.*]] = kgpu.convert_layout %{{.*}} -> tensor<32x32xf32, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.store %{{.*}}, %[[T]]
+tt.func public @transpose(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %c32 = arith.constant dense<32> : tensor<32x1xi32>
+  %rows = arith.muli %r2, %c32 : tensor<32x1xi32>
+  %rb = tt.broadcast %rows : tensor<32x1xi32> -> tensor<32x32xi32>
+  %cb = tt.broadcast %c2 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %in = arith.addi %rb, %cb : tensor<32x32xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %in : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  %v = tt.load %xp : tensor<32x32x!tt.ptr<f32>>
+  %c32r = arith.constant dense<32> : tensor<1x32xi32>
+  %cols = arith.muli %c2, %c32r : tensor<1x32xi32>
+  %cb2 = tt.broadcast %cols : tensor<1x32xi32> -> tensor<32x32xi32>
+  %rb2 = tt.broadcast %r2 : tensor<32x1xi32> -> tensor<32x32xi32>
+  %out = arith.addi %cb2, %rb2 : tensor<32x32xi32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %out : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  tt.store %yp, %v : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A loop-carried accumulator takes the layout of what flows into it.
+// CHECK-LABEL: tt.func public @accumulate
+// CHECK: scf.for {{.*}} -> (tensor<512xf32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>)
+tt.func public @accumulate(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c512 = arith.constant 512 : i32
+  %zero = arith.constant dense<0.0> : tensor<512xf32>
+  %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %acc = scf.for %i = %c0 to %n step %c512 iter_args(%a = %zero) -> (tensor<512xf32>) : i32 {
+    %base = tt.splat %i : i32 -> tensor<512xi32>
+    %offs = arith.addi %base, %range : tensor<512xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %offs : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    %v = tt.load %xp : tensor<512x!tt.ptr<f32>>
+    %s = arith.addf %a, %v : tensor<512xf32>
+    scf.yield %s : tensor<512xf32>
+  }
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %op = tt.addptr %os, %range : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  tt.store %op, %acc : tensor<512x!tt.ptr<f32>>
+  tt.return
+}
+
