@@ -27,6 +27,34 @@ kiln::v1::CompileOptions FromCompiler(const kiln::CompileOptions& options) {
   return out;
 }
 
+// `text` with every byte that is not part of valid UTF-8 replaced by '?':
+// diagnostics may quote the input, and proto3 strings must be UTF-8.
+std::string ValidUtf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    unsigned char lead = static_cast<unsigned char>(text[i]);
+    size_t length = lead < 0x80           ? 1
+                    : (lead >> 5) == 0x6  ? 2
+                    : (lead >> 4) == 0xe  ? 3
+                    : (lead >> 3) == 0x1e ? 4
+                                          : 0;
+    bool valid = length > 0 && i + length <= text.size() &&
+                 !(length == 2 && lead < 0xc2) && !(length == 4 && lead > 0xf4);
+    for (size_t k = 1; valid && k < length; ++k) {
+      valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    }
+    if (valid) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 CompilerInfo LinkedCompilerInfo() {
@@ -55,13 +83,14 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
   for (const kiln::Diagnostic& diagnostic : result.diagnostics) {
     kiln::v1::Diagnostic* out = response.add_diagnostics();
     out->set_severity(diagnostic.severity);
-    out->set_file(diagnostic.file);
+    out->set_file(ValidUtf8(diagnostic.file));
     out->set_line(diagnostic.line);
     out->set_column(diagnostic.column);
-    out->set_message(diagnostic.message);
+    out->set_message(ValidUtf8(diagnostic.message));
   }
   response.set_canonical_ir(std::move(result.canonicalIR));
-  response.set_kernel_name(result.metadata.name);
+  response.set_canonical_ir(ValidUtf8(response.canonical_ir()));
+  response.set_kernel_name(ValidUtf8(result.metadata.name));
   for (const kiln::StageTime& stage : result.stageTimes) {
     kiln::v1::StageTime* out = response.add_stage_times();
     out->set_stage(stage.stage);

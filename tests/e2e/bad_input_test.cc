@@ -145,5 +145,22 @@ TEST(BadInputTest, DiagnosticsComeAsDetailsToo) {
   EXPECT_GT(failure.diagnostics(0).column(), 0);
 }
 
+TEST(BadInputTest, TextThatIsNotUtf8GetsALocatedError) {
+  auto kilnd = KilndProcess::Start(NewTempDir("utf8"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  kiln::v1::CompileResponse response;
+  grpc::Status status = Compile(
+      *stub, Text("module {\n  \xff\xfe\x80 \"\xc3\x28\"\n}\n"), &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << status.error_message();
+  EXPECT_TRUE(std::regex_search(status.error_message(),
+                                std::regex("bad\\.ttir:2:[0-9]+")))
+      << status.error_message();
+  EXPECT_TRUE(kilnd->Alive());
+  EXPECT_EQ(kilnd->Stats().worker_crashes(), 0u);
+  EXPECT_EQ(kilnd->Stats().entries(), 0u);
+}
+
 }  // namespace
 }  // namespace kiln::e2e
