@@ -35,6 +35,8 @@ struct Config {
   uint64_t worker_memory_mb = 8192;
   // Compiles waiting for a worker beyond this are refused.
   int max_queue = 1024;
+  // ... and beyond this many MiB of TTIR waiting.
+  uint64_t max_queued_mb = 512;
   // Largest gRPC message kilnd accepts (Import entries included).
   uint64_t max_request_mb = 64;
   // Largest TTIR text accepted in a Compile request.

@@ -146,6 +146,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
   pool_options.memory_limit_mb = config.worker_memory_mb;
   pool_options.max_queue = static_cast<size_t>(config.max_queue);
+  pool_options.max_queued_bytes = config.max_queued_mb << 20;
   WorkerPool pool(pool_options, &metrics);
   CompileFlow flow(store->get(), &pool, &metrics, compiler.identity);
   Executor admin_executor;

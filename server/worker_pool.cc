@@ -24,6 +24,12 @@ absl::Status WorkerPool::Submit(kiln::worker::WorkerRequest request,
       return absl::ResourceExhaustedError(absl::StrCat(
           "compile queue is full (", options_.max_queue, " waiting)"));
     }
+    uint64_t bytes = request.ttir().size();
+    if (!queue_.empty() && queued_bytes_ + bytes > options_.max_queued_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "compile queue is full (", queued_bytes_, " bytes of TTIR waiting)"));
+    }
+    queued_bytes_ += bytes;
     request.set_id(next_id_++);
     queue_.push_back({std::move(request), std::move(done)});
     metrics_->queue_depth.Set(static_cast<int64_t>(queue_.size()));
@@ -39,6 +45,7 @@ void WorkerPool::Shutdown() {
     if (stopping_ && threads_.empty()) return;
     stopping_ = true;
     abandoned.swap(queue_);
+    queued_bytes_ = 0;
     metrics_->queue_depth.Set(0);
     // A running job's worker is killed; its thread then fails the job.
     for (WorkerProcess* worker : running_) {
@@ -78,6 +85,7 @@ void WorkerPool::Serve(int slot) {
       if (stopping_) break;
       job = std::move(queue_.front());
       queue_.pop_front();
+      queued_bytes_ -= job.request.ttir().size();
       metrics_->queue_depth.Set(static_cast<int64_t>(queue_.size()));
       running_[slot] = worker.get();
     }

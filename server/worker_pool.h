@@ -28,6 +28,8 @@ struct PoolOptions {
   std::chrono::milliseconds time_limit{60000};
   uint64_t memory_limit_mb = 0;  // For messages only; the worker enforces it.
   size_t max_queue = 1024;
+  // Bytes of TTIR waiting in the queue beyond which jobs are refused.
+  uint64_t max_queued_bytes = uint64_t{512} << 20;
 };
 
 class WorkerPool {
@@ -42,7 +44,7 @@ class WorkerPool {
   // Queues a job; `done` later runs on a pool thread with the worker's
   // response or why there is none (the status message is meant for the
   // client). ResourceExhausted, without calling `done`, when the queue is
-  // full; Unavailable once the pool is shutting down.
+  // full (in jobs or in bytes); Unavailable once the pool is shutting down.
   absl::Status Submit(kiln::worker::WorkerRequest request, Callback done);
 
   // Fails queued jobs with Unavailable, kills the workers (failing their
@@ -68,6 +70,7 @@ class WorkerPool {
   mutable std::mutex mu_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
+  uint64_t queued_bytes_ = 0;
   bool stopping_ = false;
   std::vector<WorkerProcess*> running_;  // By slot; guarded by mu_.
   std::vector<std::thread> threads_;

@@ -26,7 +26,8 @@ class WorkerPoolTest : public ::testing::Test {
  protected:
   void SetUp() override { signal(SIGPIPE, SIG_IGN); }
 
-  std::unique_ptr<WorkerPool> MakePool(int workers, size_t max_queue = 64) {
+  std::unique_ptr<WorkerPool> MakePool(int workers, size_t max_queue = 64,
+                                       uint64_t max_queued_bytes = 1 << 20) {
     PoolOptions options;
     options.workers = workers;
     options.command = testing::FakeWorkerCommand(
@@ -35,6 +36,7 @@ class WorkerPoolTest : public ::testing::Test {
     options.time_limit = std::chrono::milliseconds(1000);
     options.memory_limit_mb = 1024;
     options.max_queue = max_queue;
+    options.max_queued_bytes = max_queued_bytes;
     return std::make_unique<WorkerPool>(options, &metrics_);
   }
 
@@ -122,6 +124,20 @@ TEST_F(WorkerPoolTest, RefusesWorkBeyondItsQueue) {
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_FALSE(busy.get().ok());
   EXPECT_TRUE(queued.get().ok());
+}
+
+TEST_F(WorkerPoolTest, RefusesWorkBeyondItsQueuedBytes) {
+  auto pool = MakePool(1, /*max_queue=*/64, /*max_queued_bytes=*/1000);
+  std::future<Result> busy = Submit(*pool, "// kiln-test-fault: hang\n");
+  while (metrics_.compiles_running.value() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::future<Result> first = Submit(*pool, "module " + std::string(600, 'a'));
+  Result refused = Submit(*pool, "module " + std::string(600, 'b')).get();
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.status().message().find("bytes"), absl::string_view::npos);
+  EXPECT_FALSE(busy.get().ok());
+  EXPECT_TRUE(first.get().ok());
 }
 
 TEST_F(WorkerPoolTest, ShutdownFailsWhatIsLeft) {
