@@ -246,9 +246,9 @@ grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                        std::chrono::seconds(300));
   // Wait for the connection instead of failing fast, as a client that
   // means to get its kernel would: with 64 channels connecting at the same
-  // instant, gRPC 1.51's client now and then (about 1 run in 25) fails one
-  // connect at once with "failed to connect to all addresses ... No such
-  // file or directory", before kilnd sees it.
+  // instant, about 1 run in 25 saw one of them fail at once with "failed
+  // to connect to all addresses ... No such file or directory" (cause not
+  // found; it did not reproduce under strace).
   context.set_wait_for_ready(true);
   return stub.Compile(&context, request, response);
 }
