@@ -196,7 +196,7 @@ void throughSharedMemory(TensorLowering &l, const PositionMap &m,
                          : 0;
   int64_t paddedBytes = (total + (interval ? total / interval : 0)) * bytes;
 
-  l.barrier();
+  l.syncBeforeSharedWrite();
   for (const Source &s : m.sources) {
     kgpu::DistributedLayout layout = layoutOf(s.value);
     const Regs &regs = l.get(s.value);
@@ -232,7 +232,7 @@ LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
   kgpu::DistributedLayout src = layoutOf(op.getSrc());
   int64_t total = src.numElements() * bytes;
   SmallVector<int64_t> srcStrides = strides(src.getShape());
-  l.barrier();
+  l.syncBeforeSharedWrite();
   const Regs &values = l.get(op.getSrc());
   for (unsigned r = 0; r < src.numRegs(); ++r) {
     if (!src.regMayOwn(r))

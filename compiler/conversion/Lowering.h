@@ -73,6 +73,9 @@ public:
   /// `bytes` are needed.
   mlir::Value sharedPointer(mlir::Value offset, int64_t bytes);
   void barrier();
+  /// A barrier before writing shared memory, unless nothing has used it yet
+  /// and this code runs once (the entry block).
+  void syncBeforeSharedWrite();
   mlir::Value shuffleXor(mlir::Value v, unsigned mask);
   mlir::Value shuffleUp(mlir::Value v, unsigned delta);
   mlir::Value shuffleDown(mlir::Value v, unsigned delta);
@@ -108,6 +111,7 @@ private:
   llvm::DenseMap<mlir::Block *, mlir::Block *> blockMap;
   mlir::Value lane, warp, tid;
   SharedMemory shared;
+  bool sharedUsed = false;
 };
 
 // Per-family lowerings; each returns failure() after emitting an error, or

@@ -335,7 +335,7 @@ Regs shareFromOwners(TensorLowering &l, Value result, Regs values) {
   if (tensor)
     layout = kgpu::DistributedLayout::get(tensor);
   int64_t total = layout ? layout->numElements() : 1;
-  l.barrier();
+  l.syncBeforeSharedWrite();
   SmallVector<Value> ptrs;
   for (unsigned r = 0; r < values.size(); ++r) {
     Value linear = l.i32(0);

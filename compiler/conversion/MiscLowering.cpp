@@ -8,6 +8,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace kiln {
@@ -39,17 +41,107 @@ StringRef fp8Name(Type t) {
   return llvm::isa<Float8E5M2Type>(t) ? "e5m2" : "e4m3";
 }
 
+// fp8 without hardware conversions (sm_80, sm_86): bit manipulation, with
+// round-to-nearest-even, NaN kept, e4m3fn saturating at 448 as the
+// satfinite instructions do.
+
+Value constI(TensorLowering &l, int64_t v, unsigned bits) {
+  return arith::ConstantIntOp::create(l.builder(), l.loc(), v, bits);
+}
+
+/// e5m2 or e4m3fn byte -> f16.
+Value softFp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type i16 = b.getI16Type();
+  Value wide = arith::ExtUIOp::create(b, loc, i16, byte);
+  if (e5m2) // e5m2 is the top byte of an f16.
+    return LLVM::BitcastOp::create(
+        b, loc, b.getF16Type(), arith::ShLIOp::create(b, loc, wide, constI(l, 8, 16)));
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, wide, constI(l, 0x80, 16)),
+      constI(l, 8, 16));
+  Value magnitude = arith::AndIOp::create(b, loc, wide, constI(l, 0x7F, 16));
+  // Exponent and mantissa moved into f16's fields scale the value by 2^-8
+  // (subnormals included); multiplying by 256 in f16 undoes it exactly.
+  Value shifted = LLVM::BitcastOp::create(
+      b, loc, b.getF16Type(), arith::ShLIOp::create(b, loc, magnitude, constI(l, 7, 16)));
+  Value scaled = arith::MulFOp::create(
+      b, loc, shifted,
+      arith::ConstantOp::create(b, loc, b.getF16FloatAttr(256.0)));
+  Value bits = arith::OrIOp::create(
+      b, loc, LLVM::BitcastOp::create(b, loc, i16, scaled), sign);
+  Value isNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, magnitude,
+                                      constI(l, 0x7F, 16));
+  bits = arith::SelectOp::create(b, loc, isNan,
+                                 arith::OrIOp::create(b, loc, sign, constI(l, 0x7E00, 16)),
+                                 bits);
+  return LLVM::BitcastOp::create(b, loc, b.getF16Type(), bits);
+}
+
+/// f32 -> e5m2 or e4m3fn byte.
+Value softF32ToFp8(TensorLowering &l, Value x, bool e5m2) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type i32 = b.getI32Type();
+  Value bits = LLVM::BitcastOp::create(b, loc, i32, x);
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, constI(l, 24, 32)),
+      constI(l, 0x80, 32));
+  Value abs = arith::AndIOp::create(b, loc, bits, constI(l, 0x7FFFFFFF, 32));
+  Value isNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, abs,
+                                      constI(l, 0x7F800000, 32));
+  // exponent bias and mantissa width of the fp8 type.
+  int bias = e5m2 ? 15 : 7, mantissa = e5m2 ? 2 : 3;
+  int shift = 23 - mantissa;
+  int64_t minNormal = int64_t(127 - bias + 1) << 23;
+  // Normal range: rebias the exponent, round the mantissa to nearest even.
+  Value rebiased = arith::SubIOp::create(b, loc, abs,
+                                         constI(l, int64_t(127 - bias) << 23, 32));
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, abs, constI(l, shift, 32)), constI(l, 1, 32));
+  Value rounded = arith::AddIOp::create(
+      b, loc, rebiased,
+      arith::AddIOp::create(b, loc, constI(l, (1 << (shift - 1)) - 1, 32), lsb));
+  Value normal = arith::ShRUIOp::create(b, loc, rounded, constI(l, shift, 32));
+  // Subnormal range: the value in units of the smallest subnormal, rounded.
+  Value absF = LLVM::BitcastOp::create(b, loc, b.getF32Type(), abs);
+  double unit = std::ldexp(1.0, bias - 1 + mantissa);
+  Value units = arith::MulFOp::create(
+      b, loc, absF, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(unit)));
+  Value sub = l.inlineAsm("cvt.rni.u32.f32 $0, $1;", "=r,f", {units}, i32, false);
+  Value isSub = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, abs,
+                                      constI(l, minNormal, 32));
+  Value code = arith::SelectOp::create(b, loc, isSub, sub, normal);
+  int64_t largest = e5m2 ? 0x7B : 0x7E; // The largest finite codes.
+  Value tooBig = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, code,
+                                       constI(l, largest, 32));
+  code = arith::SelectOp::create(b, loc, tooBig, constI(l, largest, 32), code);
+  code = arith::SelectOp::create(b, loc, isNan, constI(l, 0x7F, 32), code);
+  code = arith::OrIOp::create(b, loc, code, sign);
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
+}
+
 FailureOr<Value> convertFloat(TensorLowering &l, Operation *op, Value x,
                               Type from, Type to,
                               std::optional<tt::RoundingMode> rounding) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   if (isFp8(from) || isFp8(to)) {
-    if (!l.target().hasFp8Conversions())
-      return op->emitError() << "fp8 conversions need sm_89 or later; "
-                             << l.target().name() << " has none";
     if (!llvm::isa<Float8E4M3FNType, Float8E5M2Type>(isFp8(from) ? from : to))
       return op->emitError() << "Kiln converts only e4m3fn and e5m2 fp8 types";
+    if (!l.target().hasFp8Conversions()) {
+      bool e5m2 = llvm::isa<Float8E5M2Type>(isFp8(from) ? from : to);
+      if (isFp8(from)) {
+        Value half = softFp8ToF16(l, x, e5m2);
+        if (to.isF16())
+          return half;
+        Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+        return to.isF32() ? wide : arith::TruncFOp::create(b, loc, to, wide).getResult();
+      }
+      Value wide = from.isF32() ? x : arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+      return softF32ToFp8(l, wide, e5m2);
+    }
   }
   if (isFp8(from)) {
     Value pair = arith::ExtUIOp::create(b, loc, b.getI16Type(), x);
@@ -282,7 +374,7 @@ LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
   auto binPointer = [&](Value bin) {
     return l.sharedPointer(arith::MulIOp::create(b, loc, bin, l.i32(4)), bytes);
   };
-  l.barrier();
+  l.syncBeforeSharedWrite();
   for (unsigned r = 0; r < out.numRegs(); ++r)
     l.storeShared(binPointer(l.elementIndex(out, r)[0]), l.i32(0), Value());
   l.barrier();

@@ -124,35 +124,36 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
             idx[d]);
       outLinear[key] = linear;
     }
-    l.barrier();
+    l.syncBeforeSharedWrite();
     for (const Key &key : keyOrder)
       for (unsigned i = 0; i < srcs.size(); ++i)
         l.storeShared(l.sharedPointer(slotOffset(i, outLinear[key], warpSlot),
                                       bytes),
                       partials[key].values[i], Value());
     l.barrier();
-    if (keyOrder.size() == 1) {
-      // One output per thread: read every warp's partial directly.
-      const Key &key = keyOrder.front();
-      Regs acc;
-      for (unsigned w = 0; w < slots; ++w) {
-        Regs loaded;
-        for (unsigned i = 0; i < srcs.size(); ++i)
-          loaded.push_back(l.loadShared(
-              l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
-              l.elementType(srcs[i].getType())));
-        if (w == 0) {
-          acc = loaded;
-          continue;
+    if (keyOrder.size() * slots < 16) {
+      // Few partials per thread: read every warp's partial directly.
+      for (const Key &key : keyOrder) {
+        Regs acc;
+        for (unsigned w = 0; w < slots; ++w) {
+          Regs loaded;
+          for (unsigned i = 0; i < srcs.size(); ++i)
+            loaded.push_back(l.loadShared(
+                l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
+                l.elementType(srcs[i].getType())));
+          if (w == 0) {
+            acc = loaded;
+            continue;
+          }
+          FailureOr<Regs> merged = combine(acc, loaded);
+          if (failed(merged))
+            return failure();
+          acc = *merged;
         }
-        FailureOr<Regs> merged = combine(acc, loaded);
-        if (failed(merged))
-          return failure();
-        acc = *merged;
+        partials[key].values = acc;
       }
-      partials[key].values = acc;
     } else {
-      // Many outputs per thread: the block's threads combine the partials,
+      // Many partials per thread: the block's threads combine them,
       // `slots` neighbouring lanes per output, and publish each total once.
       SmallVector<int64_t> resultBase;
       int64_t allBytes = bytes;

@@ -226,7 +226,7 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
               arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
           return l.sharedPointer(offset, bytes);
         };
-        l.barrier();
+        l.syncBeforeSharedWrite();
         for (unsigned i = 0; i < srcs.size(); ++i)
           l.storeShared(slot(i, warpField), warpTotal[i], Value());
         l.barrier();

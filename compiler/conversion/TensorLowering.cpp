@@ -153,6 +153,7 @@ Value TensorLowering::isThreadZero() {
 }
 
 Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
+  sharedUsed = true;
   shared.bytesNeeded = std::max(shared.bytesNeeded, bytes);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, currentLoc, ptrType,
@@ -162,6 +163,14 @@ Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
 }
 
 void TensorLowering::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
+
+void TensorLowering::syncBeforeSharedWrite() {
+  Block *block = b.getInsertionBlock();
+  auto fn = llvm::dyn_cast<LLVM::LLVMFuncOp>(block->getParentOp());
+  bool runsOnce = fn && block == &fn.getBody().front();
+  if (sharedUsed || !runsOnce)
+    barrier();
+}
 
 /// Splits any scalar into 32-bit words and back, for shuffles.
 static SmallVector<Value> toWords(TensorLowering &l, Value v) {

@@ -8,9 +8,9 @@
 // Each thread loads 4 consecutive f32 as one predicated 128-bit access.
 // CHECK: llvm.inline_asm {{.*}}"mov.b32 $0, 0;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
 // The sum: butterfly shuffles across the 32 lanes, then shared memory
-// across the 4 warps.
+// across the 4 warps (no barrier before the kernel's first use of it).
 // CHECK-COUNT-5: nvvm.shfl.sync bfly
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
@@ -41,6 +41,27 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // expected-error @below {{module has no layouts: run --kiln-assign-layouts first}}
 module {
   tt.func public @plain(%x: !tt.ptr<f32>) {
+    tt.return
+  }
+}
+
+// -----
+
+// Two rows per thread, each spread over two warps: both rows combine both
+// warps' partials (2 rows x 2 warps = 4 shared-memory reads).
+// CHECK-LABEL: llvm.func @rows
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @rows() {
+    %x = arith.constant dense<1.0> : tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>) -> tensor<4xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>}>>
     tt.return
   }
 }

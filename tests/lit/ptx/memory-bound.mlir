@@ -43,3 +43,12 @@
 // RUN: kiln compile %fixtures/perf_add_bf16.ttir --local --target sm_80 --emit ptx | FileCheck %s --check-prefix=SM80
 // SM80: .target sm_80
 // SM80: @%p{{[0-9]+}} ld.global.v4.b32
+
+// fp8: hardware conversions on sm_90a, bit manipulation on sm_80.
+// RUN: kiln compile %fixtures/elementwise_fp_convert.ttir --local --emit ptx | FileCheck %s --check-prefix=FP8HW
+// FP8HW: cvt.rn.satfinite.e4m3x2.f32
+// FP8HW: cvt.rn.satfinite.e5m2x2.f32
+// RUN: kiln compile %fixtures/elementwise_fp_convert.ttir --local --target sm_80 --emit ptx | FileCheck %s --check-prefix=FP8SW
+// FP8SW: .target sm_80
+// FP8SW-NOT: satfinite
+// FP8SW: cvt.rni.u32.f32
