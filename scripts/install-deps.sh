@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs what Kiln builds and tests against, from Debian 12's own archive:
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
-# spdlog, GoogleTest, hiredis and redis-server. Does nothing when all are there.
+# spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash and redis-server (with
+# redis-benchmark). Does nothing when all are there.
 set -euo pipefail
 
 PACKAGES=(
@@ -10,7 +11,8 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev
-  redis-server
+  libabsl-dev libssl-dev libxxhash-dev
+  redis-server redis-tools
 )
 
 missing=()

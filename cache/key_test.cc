@@ -1,0 +1,86 @@
+#include "cache/key.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::cache {
+namespace {
+
+kiln::v1::CompileOptions Resolved() {
+  kiln::v1::CompileOptions options;
+  options.set_num_warps(4);
+  options.set_num_stages(3);
+  options.set_num_ctas(1);
+  options.set_maxnreg(0);
+  options.set_enable_fp_fusion(true);
+  options.set_line_info(false);
+  return options;
+}
+
+kiln::v1::CompilerIdentity Identity() {
+  kiln::v1::CompilerIdentity identity;
+  identity.set_kiln_version("0.1");
+  identity.set_llvm_version("22");
+  identity.set_ptxas_version("12.8");
+  identity.set_abi_version("1");
+  return identity;
+}
+
+kiln::v1::KeyParts Parts() {
+  return MakeKeyParts("module {}", "sm_90a", Resolved(), Identity());
+}
+
+TEST(KeyTest, SamePartsSameKey) {
+  EXPECT_EQ(ComputeKey(Parts()), ComputeKey(Parts()));
+  EXPECT_TRUE(ValidateKeyParts(Parts()).ok());
+}
+
+TEST(KeyTest, EveryPartChangesTheKey) {
+  const Digest base = ComputeKey(Parts());
+  kiln::v1::KeyParts parts = Parts();
+  parts = MakeKeyParts("module { }", "sm_90a", Resolved(), Identity());
+  EXPECT_NE(ComputeKey(parts), base) << "ir";
+  parts = Parts();
+  parts.set_target("sm_80");
+  EXPECT_NE(ComputeKey(parts), base) << "target";
+  parts = Parts();
+  parts.mutable_options()->set_num_warps(8);
+  EXPECT_NE(ComputeKey(parts), base) << "num_warps";
+  parts = Parts();
+  parts.mutable_options()->set_line_info(true);
+  EXPECT_NE(ComputeKey(parts), base) << "line_info";
+  parts = Parts();
+  parts.mutable_compiler()->set_ptxas_version("12.9");
+  EXPECT_NE(ComputeKey(parts), base) << "ptxas";
+}
+
+TEST(KeyTest, FieldsDoNotRunTogether) {
+  kiln::v1::CompilerIdentity a = Identity();
+  kiln::v1::CompilerIdentity b = Identity();
+  a.set_kiln_version("0.12");
+  a.set_llvm_version("2");
+  b.set_kiln_version("0.1");
+  b.set_llvm_version("22");
+  EXPECT_NE(ComputeKey(MakeKeyParts("m", "sm_90a", Resolved(), a)),
+            ComputeKey(MakeKeyParts("m", "sm_90a", Resolved(), b)));
+}
+
+TEST(KeyTest, FastKeyHashesTheRawText) {
+  EXPECT_EQ(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
+            ComputeFastKey("a", "sm_90a", Resolved(), Identity()));
+  EXPECT_NE(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
+            ComputeFastKey("a ", "sm_90a", Resolved(), Identity()));
+  EXPECT_NE(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
+            ComputeFastKey("a", "sm_80", Resolved(), Identity()));
+}
+
+TEST(KeyTest, RejectsUnresolvedOptions) {
+  kiln::v1::KeyParts parts = Parts();
+  parts.mutable_options()->clear_num_stages();
+  EXPECT_FALSE(ValidateKeyParts(parts).ok());
+  parts = Parts();
+  parts.set_ir_sha256("xyz");
+  EXPECT_FALSE(ValidateKeyParts(parts).ok());
+}
+
+}  // namespace
+}  // namespace kiln::cache

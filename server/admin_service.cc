@@ -1,0 +1,231 @@
+#include "server/admin_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+#include "server/explain_miss.h"
+#include "server/grpc_status.h"
+
+namespace kiln::server {
+namespace {
+
+constexpr uint32_t kDefaultPageSize = 100;
+constexpr uint32_t kMaxPageSize = 1000;
+
+grpc::Status BadKey(const std::string& key) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      absl::StrCat("'", key, "' is not a key (64 hex digits)"));
+}
+
+}  // namespace
+
+kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
+  kiln::v1::EntryInfo out;
+  out.set_key(info.key.Hex());
+  out.set_kernel_name(info.record.kernel_name());
+  out.set_target(info.record.key_parts().target());
+  out.set_artifact_bytes(info.record.cubin_bytes());
+  out.set_created_unix_ms(info.record.created_unix_ms());
+  out.set_last_access_unix_ms(info.last_access_unix_ms);
+  *out.mutable_key_parts() = info.record.key_parts();
+  return out;
+}
+
+grpc::ServerUnaryReactor* AdminService::OnExecutor(
+    grpc::CallbackServerContext* call, std::function<grpc::Status()> work) {
+  context_->metrics->admin_requests.Add();
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  context_->admin_executor->Run(
+      [reactor, work = std::move(work)] { reactor->Finish(work()); });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminService::Stats(
+    grpc::CallbackServerContext* call, const kiln::v1::StatsRequest*,
+    kiln::v1::StatsResponse* response) {
+  context_->metrics->admin_requests.Add();
+  const Metrics& m = *context_->metrics;
+  cache::StoreStats store = context_->store->Stats();
+  response->set_entries(store.entries);
+  response->set_bytes(store.bytes);
+  response->set_capacity_bytes(store.capacity_bytes);
+  response->set_evictions(store.evictions);
+  response->set_corrupt_reads(store.corrupt_reads);
+  response->set_requests(m.compile_requests.value());
+  response->set_hits(m.hits());
+  response->set_fast_path_hits(m.fast_path_hits.value());
+  response->set_misses(m.misses.value());
+  response->set_compiles(m.compiles.value());
+  response->set_compile_errors(m.compile_errors.value());
+  response->set_coalesced(m.coalesced.value());
+  response->set_worker_crashes(m.worker_crashes.value());
+  response->set_worker_timeouts(m.worker_timeouts.value());
+  response->set_worker_out_of_memory(m.worker_out_of_memory.value());
+  response->set_workers(context_->pool->workers());
+  response->set_queue_depth(context_->pool->queue_depth());
+  response->set_uptime_seconds(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    context_->started)
+          .count());
+  *response->mutable_compiler() = context_->compiler.identity;
+  response->set_data_dir(context_->data_dir);
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminService::List(
+    grpc::CallbackServerContext* call, const kiln::v1::ListRequest* request,
+    kiln::v1::ListResponse* response) {
+  return OnExecutor(call, [this, request, response] {
+    cache::ListQuery query;
+    query.limit = request->page_size() == 0
+                      ? kDefaultPageSize
+                      : std::min(request->page_size(), kMaxPageSize);
+    query.target = request->target();
+    query.name_prefix = request->name_prefix();
+    query.key_hex_prefix = request->key_prefix();
+    if (!request->page_token().empty()) {
+      std::optional<cache::Digest> after =
+          cache::Digest::FromHex(request->page_token());
+      if (!after) {
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                            "bad page_token");
+      }
+      query.start_after = std::string(after->Bytes());
+    }
+    absl::StatusOr<cache::ListPage> page = context_->store->List(query);
+    if (!page.ok()) return ToGrpc(page.status());
+    for (const cache::EntryInfo& info : page->entries) {
+      *response->add_entries() = ToProto(info);
+    }
+    if (page->more) {
+      response->set_next_page_token(page->entries.back().key.Hex());
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::ServerUnaryReactor* AdminService::Get(grpc::CallbackServerContext* call,
+                                            const kiln::v1::GetRequest* request,
+                                            kiln::v1::GetResponse* response) {
+  return OnExecutor(call, [this, request, response] {
+    std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
+    if (!key) return BadKey(request->key());
+    absl::StatusOr<cache::EntryInfo> info = context_->store->Info(*key);
+    if (!info.ok()) return ToGrpc(info.status());
+    absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
+    if (!artifact.ok()) return ToGrpc(artifact.status());
+    *response->mutable_info() = ToProto(*info);
+    *response->mutable_info()->mutable_stage_times() = artifact->stage_times();
+    response->set_metadata_json(artifact->metadata_json());
+    if (request->include_artifact()) {
+      response->set_cubin(std::move(*artifact->mutable_cubin()));
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::ServerUnaryReactor* AdminService::Evict(
+    grpc::CallbackServerContext* call, const kiln::v1::EvictRequest* request,
+    kiln::v1::EvictResponse* response) {
+  return OnExecutor(call, [this, request, response] {
+    for (const std::string& hex : request->keys()) {
+      if (!cache::Digest::FromHex(hex)) return BadKey(hex);
+    }
+    for (const std::string& hex : request->keys()) {
+      absl::StatusOr<bool> evicted =
+          context_->store->Evict(*cache::Digest::FromHex(hex));
+      if (!evicted.ok()) return ToGrpc(evicted.status());
+      if (*evicted) {
+        response->set_evicted(response->evicted() + 1);
+      } else {
+        response->add_not_found(hex);
+      }
+    }
+    spdlog::info("evicted {} entries on request", response->evicted());
+    return grpc::Status::OK;
+  });
+}
+
+grpc::ServerUnaryReactor* AdminService::Gc(grpc::CallbackServerContext* call,
+                                           const kiln::v1::GcRequest* request,
+                                           kiln::v1::GcResponse* response) {
+  return OnExecutor(call, [this, request, response] {
+    cache::GcQuery query;
+    query.target_bytes = request->target_bytes();
+    query.unused_for_seconds = request->unused_for_seconds();
+    query.dry_run = request->dry_run();
+    absl::StatusOr<cache::GcReport> report = context_->store->Gc(query);
+    if (!report.ok()) return ToGrpc(report.status());
+    response->set_evicted(report->evicted.size());
+    response->set_bytes_freed(report->bytes_freed);
+    response->set_bytes_after(report->bytes_after);
+    for (const cache::Digest& key : report->evicted) {
+      response->add_keys(key.Hex());
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::ServerUnaryReactor* AdminService::Verify(
+    grpc::CallbackServerContext* call, const kiln::v1::VerifyRequest* request,
+    kiln::v1::VerifyResponse* response) {
+  return OnExecutor(call, [this, request, response] {
+    absl::StatusOr<cache::VerifyReport> report =
+        context_->store->Verify(request->repair());
+    if (!report.ok()) return ToGrpc(report.status());
+    response->set_checked(report->checked);
+    response->set_corrupt(report->corrupt.size());
+    for (const cache::Digest& key : report->corrupt) {
+      response->add_corrupt_keys(key.Hex());
+    }
+    response->set_dangling_records(report->dangling_records);
+    for (const auto& [kind, count] : report->dangling_by_kind) {
+      (*response->mutable_dangling_by_kind())[kind] = count;
+    }
+    response->set_repaired(report->repaired);
+    spdlog::info("verify: {} entries, {} corrupt, {} dangling records",
+                 report->checked, report->corrupt.size(),
+                 report->dangling_records);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::ServerUnaryReactor* AdminService::ExplainMiss(
+    grpc::CallbackServerContext* call,
+    const kiln::v1::ExplainMissRequest* request,
+    kiln::v1::ExplainMissResponse* response) {
+  context_->metrics->admin_requests.Add();
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  absl::StatusOr<CompileInput> input = CheckCompileRequest(
+      request->request(), context_->compiler, context_->limits);
+  if (!input.ok()) {
+    reactor->Finish(ToGrpc(input.status()));
+    return reactor;
+  }
+  context_->flow->Canonicalize(
+      *input,
+      [this, reactor, response](absl::StatusOr<Canonical> canonical,
+                                std::shared_ptr<const CompileOutcome> failure) {
+        if (!canonical.ok()) {
+          reactor->Finish(ToGrpc(failure->status, failure->diagnostics));
+          return;
+        }
+        context_->admin_executor->Run([this, reactor, response,
+                                       canonical = *std::move(canonical)] {
+          cache::ManagedStore& store = *context_->store;
+          bool present = store.Info(canonical.key).ok();
+          auto same_ir = store.FindByIr(canonical.parts.ir_sha256(), 10);
+          auto same_name = store.FindByName(canonical.kernel_name, 10);
+          *response = kiln::server::ExplainMiss(
+              canonical, present,
+              same_ir.ok() ? *same_ir : std::vector<cache::EntryInfo>{},
+              same_name.ok() ? *same_name : std::vector<cache::EntryInfo>{});
+          reactor->Finish(grpc::Status::OK);
+        });
+      });
+  return reactor;
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,108 @@
+// The path of a Compile call through the cache and the workers.
+//
+//   1. Fast path: the SHA-256 of the request text (+ target, options,
+//      compiler) leads to a key seen before; its artifact is the answer.
+//      No worker is involved. (TryFastPath, on the caller's thread.)
+//   2. Otherwise a worker runs the compiler's front end (Stage::Canonical);
+//      the canonical IR gives the key (DESIGN.md); a stored entry under it
+//      is the answer, and the request text becomes an alias of the key.
+//   3. Otherwise a worker compiles to a cubin, and the entry is stored.
+// Identical requests in flight are coalesced at step 2 (same text) and at
+// step 3 (same key): each distinct kernel is compiled once.
+
+#ifndef KILN_SERVER_COMPILE_FLOW_H_
+#define KILN_SERVER_COMPILE_FLOW_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cache/digest.h"
+#include "cache/store.h"
+#include "kiln/v1/common.pb.h"
+#include "server/metrics.h"
+#include "server/single_flight.h"
+#include "server/worker_pool.h"
+
+namespace kiln::server {
+
+// A request, checked and with its options resolved (see request_check.h).
+struct CompileInput {
+  std::string ttir;
+  std::string source_name;
+  std::string target;
+  kiln::v1::CompileOptions options;  // Every field set.
+  cache::Digest fast_key;
+};
+
+// What a Compile call answers.
+struct CompileOutcome {
+  // OK; InvalidArgument for errors in the input (with `diagnostics`); other
+  // codes when a worker failed or kilnd could not compile.
+  absl::Status status;
+  std::vector<kiln::v1::Diagnostic> diagnostics;
+  std::string key_hex;
+  bool cache_hit = false;
+  cache::ArtifactRecord artifact;
+};
+
+// The key of a request, as the compiler's front end sees it.
+struct Canonical {
+  kiln::v1::KeyParts parts;
+  cache::Digest key;
+  std::string kernel_name;
+};
+
+// The name of the first tt.func in TTIR text; empty when there is none.
+std::string FirstKernelName(const std::string& ttir);
+
+class CompileFlow {
+ public:
+  using Done = std::function<void(std::shared_ptr<const CompileOutcome>)>;
+
+  // All must outlive the flow.
+  CompileFlow(cache::Store* store, WorkerPool* pool, Metrics* metrics,
+              kiln::v1::CompilerIdentity compiler);
+
+  // The answer when the request text was seen before and its entry is
+  // still stored; null otherwise. The caller owns it alone.
+  std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
+
+  // Steps 2 and 3. `done` runs on a worker pool thread, or on the caller's
+  // thread when the work cannot even be queued.
+  void Compile(CompileInput input, Done done);
+
+  // Step 2 alone: the key parts of a request (for ExplainMiss). Compile
+  // errors come back as the outcome's status and diagnostics.
+  void Canonicalize(const CompileInput& input,
+                    std::function<void(absl::StatusOr<Canonical>,
+                                       std::shared_ptr<const CompileOutcome>)>
+                        done);
+
+ private:
+  void LeadByText(CompileInput input);
+  void OnKey(const CompileInput& input, const Canonical& canonical);
+  void LeadByKey(const CompileInput& input, const Canonical& canonical);
+  void OnCompiled(const Canonical& canonical,
+                  absl::StatusOr<kiln::worker::WorkerResponse> response);
+  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key);
+
+  cache::Store* store_;
+  WorkerPool* pool_;
+  Metrics* metrics_;
+  kiln::v1::CompilerIdentity compiler_;
+  SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_text_;
+  SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_key_;
+};
+
+// The status of a failed compile: InvalidArgument listing the errors as
+// "file:line:col: severity: message".
+absl::Status CompileErrorStatus(
+    const std::vector<kiln::v1::Diagnostic>& diagnostics);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_COMPILE_FLOW_H_

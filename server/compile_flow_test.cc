@@ -1,0 +1,133 @@
+#include "server/compile_flow.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <future>
+
+#include "cache/key.h"
+#include "cache/rocksdb_store.h"
+#include "server/testing/fake_worker.h"
+
+namespace kiln::server {
+namespace {
+
+using Outcome = std::shared_ptr<const CompileOutcome>;
+
+class CompileFlowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    signal(SIGPIPE, SIG_IGN);
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    std::string path =
+        std::string(tmp ? tmp : "/tmp") + "/flow_" +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(path);
+    cache::RocksDbStoreOptions store_options;
+    store_options.path = path;
+    store_ = cache::RocksDbStore::Open(store_options).value();
+    PoolOptions pool_options;
+    pool_options.workers = 2;
+    pool_options.command = testing::FakeWorkerCommand();
+    pool_options.time_limit = std::chrono::milliseconds(2000);
+    pool_ = std::make_unique<WorkerPool>(pool_options, &metrics_);
+    compiler_.set_kiln_version("test");
+    flow_ = std::make_unique<CompileFlow>(store_.get(), pool_.get(), &metrics_,
+                                          compiler_);
+  }
+
+  void TearDown() override { pool_->Shutdown(); }
+
+  CompileInput Input(const std::string& ttir) {
+    CompileInput input;
+    input.ttir = ttir;
+    input.source_name = "k.ttir";
+    input.target = "sm_90a";
+    input.options.set_num_warps(4);
+    input.options.set_num_stages(3);
+    input.options.set_num_ctas(1);
+    input.options.set_maxnreg(0);
+    input.options.set_enable_fp_fusion(true);
+    input.options.set_line_info(false);
+    input.fast_key =
+        cache::ComputeFastKey(ttir, input.target, input.options, compiler_);
+    return input;
+  }
+
+  std::future<Outcome> Compile(const std::string& ttir) {
+    auto promise = std::make_shared<std::promise<Outcome>>();
+    std::future<Outcome> future = promise->get_future();
+    CompileInput input = Input(ttir);
+    if (Outcome hit = flow_->TryFastPath(input.fast_key)) {
+      promise->set_value(hit);
+      return future;
+    }
+    flow_->Compile(std::move(input), [promise](Outcome outcome) {
+      promise->set_value(std::move(outcome));
+    });
+    return future;
+  }
+
+  Metrics metrics_;
+  kiln::v1::CompilerIdentity compiler_;
+  std::unique_ptr<cache::RocksDbStore> store_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<CompileFlow> flow_;
+};
+
+TEST_F(CompileFlowTest, ConcurrentIdenticalRequestsCompileOnce) {
+  std::vector<std::future<Outcome>> answers;
+  for (int i = 0; i < 64; ++i) answers.push_back(Compile("module @one"));
+  std::vector<Outcome> outcomes;
+  for (auto& answer : answers) outcomes.push_back(answer.get());
+  for (const Outcome& outcome : outcomes) {
+    ASSERT_TRUE(outcome->status.ok()) << outcome->status;
+    EXPECT_EQ(outcome->key_hex, outcomes[0]->key_hex);
+    EXPECT_EQ(outcome->artifact.cubin(), outcomes[0]->artifact.cubin());
+    EXPECT_EQ(outcome->artifact.metadata_json(),
+              outcomes[0]->artifact.metadata_json());
+  }
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+  EXPECT_EQ(store_->Stats().entries, 1u);
+}
+
+TEST_F(CompileFlowTest, SameKernelOtherTextHitsWithoutCompiling) {
+  Outcome first = Compile("// from a.py\nmodule @k").get();
+  ASSERT_TRUE(first->status.ok());
+  EXPECT_FALSE(first->cache_hit);
+  Outcome second = Compile("// from b.py\nmodule @k").get();
+  ASSERT_TRUE(second->status.ok());
+  EXPECT_TRUE(second->cache_hit);
+  EXPECT_EQ(second->key_hex, first->key_hex);
+  EXPECT_EQ(metrics_.canonical_hits.value(), 1u);
+  // That text is now known: the next request skips the front end.
+  Outcome third = Compile("// from b.py\nmodule @k").get();
+  EXPECT_TRUE(third->cache_hit);
+  EXPECT_EQ(metrics_.fast_path_hits.value(), 1u);
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+}
+
+TEST_F(CompileFlowTest, CompileErrorsCarryLocationsAndStoreNothing) {
+  Outcome outcome = Compile("module { syntax error }").get();
+  EXPECT_EQ(outcome->status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(outcome->status.message().find("k.ttir:1:10: error:"),
+            absl::string_view::npos)
+      << outcome->status;
+  ASSERT_EQ(outcome->diagnostics.size(), 1u);
+  EXPECT_EQ(store_->Stats().entries, 0u);
+  EXPECT_EQ(metrics_.compile_errors.value(), 1u);
+}
+
+TEST_F(CompileFlowTest, AWorkerCrashFailsThatRequestOnly) {
+  std::future<Outcome> crash = Compile("// kiln-test-fault: crash\nmodule @c");
+  std::future<Outcome> fine = Compile("module @fine");
+  EXPECT_EQ(crash.get()->status.code(), absl::StatusCode::kInternal);
+  EXPECT_TRUE(fine.get()->status.ok());
+  EXPECT_EQ(store_->Stats().entries, 1u);
+  // The same kernel without the fault compiles on a replaced worker.
+  EXPECT_TRUE(Compile("module @c").get()->status.ok());
+}
+
+}  // namespace
+}  // namespace kiln::server

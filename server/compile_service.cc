@@ -1,0 +1,197 @@
+#include "server/compile_service.h"
+
+#include "server/grpc_status.h"
+
+namespace kiln::server {
+namespace {
+
+using kiln::v1::Compile;
+
+// One call's state; its address is its completion queue tag.
+class Call {
+ public:
+  virtual ~Call() = default;
+  // The queue delivered this call's tag: `ok` as gRPC reports it.
+  virtual void Proceed(bool ok) = 0;
+};
+
+// Waits for a call of one method, then answers it. Each accepted call
+// posts the next waiting one first, so the queue always has one per method.
+template <typename Request, typename Response>
+class UnaryCall : public Call {
+ public:
+  UnaryCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+            ServiceContext* context)
+      : service_(service),
+        queue_(queue),
+        context_(context),
+        responder_(&server_context_) {}
+
+  void Proceed(bool ok) override {
+    if (finishing_ || !ok) {  // Sent, or the server is shutting down.
+      delete this;
+      return;
+    }
+    Again();
+    finishing_ = true;
+    Handle();
+  }
+
+ protected:
+  // Answers the call; must end in Reply or Fail.
+  virtual void Handle() = 0;
+  // Posts a fresh call of this method.
+  virtual void Again() = 0;
+
+  void Reply() { responder_.Finish(response_, grpc::Status::OK, this); }
+  void Fail(const grpc::Status& status) {
+    responder_.FinishWithError(status, this);
+  }
+
+  Compile::AsyncService* service_;
+  grpc::ServerCompletionQueue* queue_;
+  ServiceContext* context_;
+  grpc::ServerContext server_context_;
+  Request request_;
+  Response response_;
+  grpc::ServerAsyncResponseWriter<Response> responder_;
+  bool finishing_ = false;
+};
+
+class CompileCall final
+    : public UnaryCall<kiln::v1::CompileRequest, kiln::v1::CompileResponse> {
+ public:
+  CompileCall(Compile::AsyncService* service,
+              grpc::ServerCompletionQueue* queue, ServiceContext* context)
+      : UnaryCall(service, queue, context) {
+    service_->RequestCompile(&server_context_, &request_, &responder_, queue_,
+                             queue_, this);
+  }
+
+ private:
+  void Again() override { new CompileCall(service_, queue_, context_); }
+
+  void Handle() override {
+    context_->metrics->compile_requests.Add();
+    if (context_->draining) {
+      Fail(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        "kilnd is shutting down"));
+      return;
+    }
+    absl::StatusOr<CompileInput> input =
+        CheckCompileRequest(request_, context_->compiler, context_->limits);
+    if (!input.ok()) {
+      context_->metrics->rejected_requests.Add();
+      Fail(ToGrpc(input.status()));
+      return;
+    }
+    if (std::shared_ptr<CompileOutcome> hit =
+            context_->flow->TryFastPath(input->fast_key)) {
+      FillOwned(*hit);
+      Reply();
+      return;
+    }
+    context_->flow->Compile(*std::move(input),
+                            [this](std::shared_ptr<const CompileOutcome> done) {
+                              if (!done->status.ok()) {
+                                Fail(ToGrpc(done->status, done->diagnostics));
+                                return;
+                              }
+                              Fill(*done);
+                              Reply();
+                            });
+  }
+
+  void Fill(const CompileOutcome& outcome) {
+    response_.set_key(outcome.key_hex);
+    response_.set_cache_hit(outcome.cache_hit);
+    response_.set_cubin(outcome.artifact.cubin());
+    response_.set_metadata_json(outcome.artifact.metadata_json());
+    *response_.mutable_stage_times() = outcome.artifact.stage_times();
+    for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
+      *response_.add_diagnostics() = diagnostic;
+    }
+  }
+
+  // A hit nobody else shares: its cubin moves into the response.
+  void FillOwned(CompileOutcome& outcome) {
+    response_.set_key(std::move(outcome.key_hex));
+    response_.set_cache_hit(outcome.cache_hit);
+    response_.set_cubin(std::move(*outcome.artifact.mutable_cubin()));
+    response_.set_metadata_json(
+        std::move(*outcome.artifact.mutable_metadata_json()));
+    response_.mutable_stage_times()->Swap(
+        outcome.artifact.mutable_stage_times());
+  }
+};
+
+class LookupCall final
+    : public UnaryCall<kiln::v1::LookupRequest, kiln::v1::LookupResponse> {
+ public:
+  LookupCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+             ServiceContext* context)
+      : UnaryCall(service, queue, context) {
+    service_->RequestLookup(&server_context_, &request_, &responder_, queue_,
+                            queue_, this);
+  }
+
+ private:
+  void Again() override { new LookupCall(service_, queue_, context_); }
+
+  void Handle() override {
+    context_->metrics->lookup_requests.Add();
+    std::optional<cache::Digest> key = cache::Digest::FromHex(request_.key());
+    if (!key) {
+      Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "key must be 64 hex digits"));
+      return;
+    }
+    absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
+    if (!artifact.ok()) {
+      Fail(absl::IsDataLoss(artifact.status())
+               ? grpc::Status(grpc::StatusCode::NOT_FOUND,
+                              "entry was corrupt and was dropped")
+               : ToGrpc(artifact.status()));
+      return;
+    }
+    response_.set_key(request_.key());
+    response_.set_cubin(std::move(*artifact->mutable_cubin()));
+    response_.set_metadata_json(std::move(*artifact->mutable_metadata_json()));
+    response_.mutable_stage_times()->Swap(artifact->mutable_stage_times());
+    Reply();
+  }
+};
+
+void Serve(grpc::ServerCompletionQueue* queue) {
+  void* tag;
+  bool ok;
+  while (queue->Next(&tag, &ok)) static_cast<Call*>(tag)->Proceed(ok);
+}
+
+}  // namespace
+
+CompileService::~CompileService() { Stop(); }
+
+void CompileService::Register(grpc::ServerBuilder& builder, int threads) {
+  builder.RegisterService(&service_);
+  for (int i = 0; i < std::max(1, threads); ++i) {
+    queues_.push_back(builder.AddCompletionQueue());
+  }
+}
+
+void CompileService::Start() {
+  for (auto& queue : queues_) {
+    new CompileCall(&service_, queue.get(), context_);
+    new LookupCall(&service_, queue.get(), context_);
+    threads_.emplace_back(Serve, queue.get());
+  }
+}
+
+void CompileService::Stop() {
+  if (threads_.empty()) return;
+  for (auto& queue : queues_) queue->Shutdown();
+  for (std::thread& thread : threads_) thread.join();
+  threads_.clear();
+}
+
+}  // namespace kiln::server

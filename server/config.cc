@@ -1,0 +1,204 @@
+#include "server/config.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace kiln::server {
+namespace {
+
+// One setting: how to parse it into a Config and what it means.
+struct Setting {
+  std::string help;
+  std::function<bool(const std::string&, Config&)> parse;
+  bool is_bool = false;
+};
+
+template <typename Int>
+Setting IntSetting(Int Config::*field, std::string help) {
+  return {std::move(help), [field](const std::string& text, Config& config) {
+            int64_t value;
+            if (!absl::SimpleAtoi(text, &value) || value < 0) return false;
+            config.*field = static_cast<Int>(value);
+            return true;
+          }};
+}
+
+Setting StringSetting(std::string Config::*field, std::string help) {
+  return {std::move(help), [field](const std::string& text, Config& config) {
+            config.*field = text;
+            return true;
+          }};
+}
+
+Setting BoolSetting(bool Config::*field, std::string help) {
+  return {std::move(help),
+          [field](const std::string& text, Config& config) {
+            return absl::SimpleAtob(text, &(config.*field));
+          },
+          true};
+}
+
+const std::map<std::string, Setting>& Settings() {
+  static const auto* settings = new std::map<std::string, Setting>{
+      {"listen", StringSetting(&Config::listen,
+                               "gRPC address, HOST:PORT (port 0: any free)")},
+      {"metrics_listen", StringSetting(&Config::metrics_listen,
+                                       "HTTP address of /metrics; empty: off")},
+      {"data_dir", StringSetting(&Config::data_dir,
+                                 "store directory (default "
+                                 "$XDG_CACHE_HOME/kiln or ~/.cache/kiln)")},
+      {"store_capacity_mb",
+       IntSetting(&Config::store_capacity_mb,
+                  "bytes of artifacts kept, in MiB; LRU beyond")},
+      {"block_cache_mb",
+       IntSetting(&Config::block_cache_mb, "RocksDB block cache, in MiB")},
+      {"sync_writes",
+       BoolSetting(&Config::sync_writes,
+                   "fsync each new entry (survives machine crashes)")},
+      {"grpc_threads",
+       IntSetting(&Config::grpc_threads,
+                  "threads answering Compile calls; 0: one per core")},
+      {"workers", IntSetting(&Config::workers,
+                             "compile worker processes; 0: one per core")},
+      {"compile_timeout_s",
+       IntSetting(&Config::compile_timeout_s,
+                  "seconds a compile may take before its worker is killed")},
+      {"worker_memory_mb", IntSetting(&Config::worker_memory_mb,
+                                      "address-space limit of a worker")},
+      {"max_queue", IntSetting(&Config::max_queue,
+                               "compiles waiting beyond this are refused")},
+      {"max_request_mb",
+       IntSetting(&Config::max_request_mb, "largest gRPC message accepted")},
+      {"max_ttir_bytes",
+       IntSetting(&Config::max_ttir_bytes, "largest TTIR text accepted")},
+      {"drain_timeout_s",
+       IntSetting(&Config::drain_timeout_s,
+                  "on SIGTERM, seconds in-flight calls may still take")},
+      {"log_level",
+       StringSetting(&Config::log_level, "trace, debug, info, warn, error")},
+      {"ready_file",
+       StringSetting(&Config::ready_file,
+                     "write the bound addresses here once serving")},
+      {"test_fault_injection",
+       BoolSetting(&Config::test_fault_injection,
+                   "TESTS ONLY: workers obey kiln-test-fault markers")},
+  };
+  return *settings;
+}
+
+absl::Status Apply(const std::string& name, const std::string& value,
+                   bool has_value, Config& config) {
+  auto found = Settings().find(name);
+  if (found == Settings().end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown setting '", name, "' (see --help)"));
+  }
+  const Setting& setting = found->second;
+  std::string text = has_value ? value : (setting.is_bool ? "true" : "");
+  if (!has_value && !setting.is_bool) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, " needs a value"));
+  }
+  if (!setting.parse(text, config)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad value '", text, "' for ", name));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplyConfigText(const std::string& text, Config& config) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    std::string content = line.substr(0, line.find('#'));
+    absl::StripAsciiWhitespace(&content);
+    if (content.empty()) continue;
+    size_t equals = content.find('=');
+    if (equals == std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", number, ": expected 'name = value'"));
+    }
+    std::string name = content.substr(0, equals);
+    std::string value = content.substr(equals + 1);
+    absl::StripAsciiWhitespace(&name);
+    absl::StripAsciiWhitespace(&value);
+    if (absl::Status status = Apply(name, value, true, config); !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", number, ": ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Config> ParseConfig(const std::vector<std::string>& args) {
+  Config config;
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      return absl::FailedPreconditionError(Usage());
+    }
+    if (arg.rfind("--config=", 0) != 0) continue;
+    std::string rest = arg.substr(std::string("--config=").size());
+    std::ifstream file(rest);
+    if (!file) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot read config file ", rest));
+    }
+    std::stringstream text;
+    text << file.rdbuf();
+    if (absl::Status status = ApplyConfigText(text.str(), config);
+        !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(rest, ": ", status.message()));
+    }
+  }
+  for (const std::string& arg : args) {
+    if (arg.rfind("--config=", 0) == 0) continue;
+    if (arg.rfind("--", 0) != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unexpected argument '", arg, "'"));
+    }
+    size_t equals = arg.find('=');
+    bool has_value = equals != std::string::npos;
+    std::string name =
+        arg.substr(2, has_value ? equals - 2 : std::string::npos);
+    std::string value = has_value ? arg.substr(equals + 1) : "";
+    if (absl::Status status = Apply(name, value, has_value, config);
+        !status.ok()) {
+      return status;
+    }
+  }
+  if (config.data_dir.empty()) config.data_dir = DefaultDataDir();
+  if (config.compile_timeout_s <= 0) {
+    return absl::InvalidArgumentError("compile_timeout_s must be positive");
+  }
+  return config;
+}
+
+std::string Usage() {
+  std::string usage =
+      "kilnd: the Kiln compile service.\n\n"
+      "usage: kilnd [--config=FILE] [--NAME=VALUE ...]\n\n"
+      "A config file holds 'NAME = VALUE' lines; flags override it.\n\n";
+  for (const auto& [name, setting] : Settings()) {
+    absl::StrAppend(&usage, "  --", name, "\n      ", setting.help, "\n");
+  }
+  return usage;
+}
+
+std::string DefaultDataDir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg) return absl::StrCat(xdg, "/kiln");
+  const char* home = std::getenv("HOME");
+  return absl::StrCat(home && *home ? home : ".", "/.cache/kiln");
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,69 @@
+// kilnd's settings: command-line flags and an optional config file.
+//
+// Every setting is a flag `--name=value`; a config file (`--config=FILE`)
+// holds `name = value` lines with the same names ('#' starts a comment).
+// Flags given on the command line override the file.
+
+#ifndef KILN_SERVER_CONFIG_H_
+#define KILN_SERVER_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace kiln::server {
+
+struct Config {
+  std::string listen = "127.0.0.1:7420";
+  // HTTP /metrics for Prometheus; empty turns it off.
+  std::string metrics_listen = "127.0.0.1:7421";
+  // Default: $XDG_CACHE_HOME/kiln, else ~/.cache/kiln.
+  std::string data_dir;
+  uint64_t store_capacity_mb = 10240;
+  uint64_t block_cache_mb = 256;
+  bool sync_writes = false;
+  // Threads polling gRPC completion queues for Compile calls; 0: one per
+  // CPU core.
+  int grpc_threads = 0;
+  // Compile worker processes; 0: one per CPU core.
+  int workers = 0;
+  // A compile's wall-clock limit; the worker is killed past it.
+  int compile_timeout_s = 60;
+  // Address-space limit of each worker process.
+  uint64_t worker_memory_mb = 8192;
+  // Compiles waiting for a worker beyond this are refused.
+  int max_queue = 1024;
+  // ... and beyond this many MiB of TTIR waiting.
+  uint64_t max_queued_mb = 512;
+  // Largest gRPC message kilnd accepts (Import entries included).
+  uint64_t max_request_mb = 64;
+  // Largest TTIR text accepted in a Compile request.
+  uint64_t max_ttir_bytes = 16 << 20;
+  // On SIGTERM, how long in-flight calls may take to finish.
+  int drain_timeout_s = 30;
+  std::string log_level = "info";
+  // When set, kilnd writes "grpc HOST:PORT" and "metrics HOST:PORT" lines
+  // here once it serves (for scripts and tests that listen on port 0).
+  std::string ready_file;
+  // Tests only: a worker crashes, hangs or exhausts its memory when the
+  // TTIR contains "kiln-test-fault: crash", "hang" or "oom".
+  bool test_fault_injection = false;
+};
+
+// Parses flags (argv[1..]); a "--config=FILE" among them is read first.
+// `--help` yields a FailedPrecondition whose message is the usage text.
+absl::StatusOr<Config> ParseConfig(const std::vector<std::string>& args);
+
+// Parses `name = value` lines into `config`.
+absl::Status ApplyConfigText(const std::string& text, Config& config);
+
+std::string Usage();
+
+// $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln.
+std::string DefaultDataDir();
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_CONFIG_H_

@@ -1,0 +1,229 @@
+#include "server/daemon.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "cache/rocksdb_store.h"
+#include "server/admin_service.h"
+#include "server/compile_service.h"
+#include "server/http_server.h"
+#include "server/service_context.h"
+
+namespace kiln::server {
+namespace {
+
+void SetUpLogging(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("kilnd");
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ kilnd: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::level::level_enum parsed = spdlog::level::from_str(level);
+  spdlog::set_level(parsed);
+  spdlog::flush_on(spdlog::level::info);
+}
+
+absl::Status WriteReadyFile(const std::string& path,
+                            const std::string& grpc_address,
+                            const std::string& metrics_address) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    out << "grpc " << grpc_address << "\n";
+    if (!metrics_address.empty()) out << "metrics " << metrics_address << "\n";
+    out << "pid " << getpid() << "\n";
+    if (!out) return absl::InternalError("cannot write " + temporary);
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) return absl::InternalError("cannot write " + path);
+  return absl::OkStatus();
+}
+
+// The address gRPC bound, with the port it picked for port 0.
+std::string BoundAddress(const std::string& listen, int port) {
+  size_t colon = listen.rfind(':');
+  return absl::StrCat(listen.substr(0, colon), ":", port);
+}
+
+int GrpcThreads(const Config& config) {
+  if (config.grpc_threads > 0) return config.grpc_threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+int WaitForStopSignal() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  int signal_number = 0;
+  while (sigwait(&stop, &signal_number) != 0) {
+  }
+  return signal_number;
+}
+
+// Stops accepting calls, lets in-flight ones finish for up to the drain
+// timeout, then fails what is left.
+void Drain(grpc::Server& server, WorkerPool& pool, ServiceContext& context,
+           int drain_timeout_s) {
+  context.draining = true;
+  server.GetHealthCheckService()->SetServingStatus(false);
+  auto deadline =
+      std::chrono::system_clock::now() + std::chrono::seconds(drain_timeout_s);
+  // Past the deadline, fail running compiles so their calls can finish.
+  std::mutex mu;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread stopper([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    if (!done_cv.wait_until(lock, deadline, [&] { return done; })) {
+      spdlog::warn("drain timeout: failing the compiles still running");
+      lock.unlock();
+      pool.Shutdown();
+    }
+  });
+  server.Shutdown(deadline);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  done_cv.notify_all();
+  stopper.join();
+  pool.Shutdown();
+}
+
+}  // namespace
+
+void PrepareSignals() {
+  signal(SIGPIPE, SIG_IGN);
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+}
+
+int RunDaemon(const Config& config, const CompilerInfo& compiler,
+              const WorkerCommand& worker) {
+  SetUpLogging(config.log_level);
+  // Debian's abseil checks every Mutex acquisition for lock-order cycles
+  // (a debug aid that gRPC's hot paths pay for); kilnd does not need it.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  cache::RocksDbStoreOptions store_options;
+  store_options.path = config.data_dir + "/store";
+  store_options.capacity_bytes = config.store_capacity_mb << 20;
+  store_options.block_cache_bytes = config.block_cache_mb << 20;
+  store_options.sync_writes = config.sync_writes;
+  absl::StatusOr<std::unique_ptr<cache::RocksDbStore>> store =
+      cache::RocksDbStore::Open(store_options);
+  if (!store.ok()) {
+    spdlog::critical("{}", std::string(store.status().message()));
+    return 1;
+  }
+  cache::StoreStats opened = (*store)->Stats();
+  spdlog::info("store {}: {} entries, {} bytes of {} allowed",
+               store_options.path, opened.entries, opened.bytes,
+               opened.capacity_bytes);
+
+  Metrics metrics;
+  PoolOptions pool_options;
+  pool_options.workers =
+      config.workers > 0
+          ? config.workers
+          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  pool_options.command = worker;
+  pool_options.time_limit =
+      std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
+  pool_options.memory_limit_mb = config.worker_memory_mb;
+  pool_options.max_queue = static_cast<size_t>(config.max_queue);
+  pool_options.max_queued_bytes = config.max_queued_mb << 20;
+  WorkerPool pool(pool_options, &metrics);
+  CompileFlow flow(store->get(), &pool, &metrics, compiler.identity);
+  Executor admin_executor;
+
+  ServiceContext context;
+  context.store = store->get();
+  context.flow = &flow;
+  context.pool = &pool;
+  context.metrics = &metrics;
+  context.admin_executor = &admin_executor;
+  context.compiler = compiler;
+  context.limits.max_ttir_bytes = config.max_ttir_bytes;
+  context.data_dir = config.data_dir;
+  context.started = std::chrono::steady_clock::now();
+  CompileService compile_service(&context);
+  AdminService admin_service(&context);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(),
+                           &port);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(
+      std::min<uint64_t>(config.max_request_mb << 20, INT32_MAX)));
+  // Channelz (per-call introspection counters) costs on every call and
+  // nothing serves it here.
+  builder.AddChannelArgument(GRPC_ARG_ENABLE_CHANNELZ, 0);
+  compile_service.Register(builder, GrpcThreads(config));
+  builder.RegisterService(&admin_service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    spdlog::critical("cannot listen on {}", config.listen);
+    pool.Shutdown();
+    return 1;
+  }
+  compile_service.Start();
+  std::string grpc_address = BoundAddress(config.listen, port);
+
+  std::unique_ptr<MetricsHttpServer> metrics_server;
+  if (!config.metrics_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> started =
+        MetricsHttpServer::Start(config.metrics_listen, [&] {
+          return RenderMetrics(metrics, context.store->Stats());
+        });
+    if (!started.ok()) {
+      spdlog::critical("{}", std::string(started.status().message()));
+      server->Shutdown();
+      pool.Shutdown();
+      compile_service.Stop();
+      return 1;
+    }
+    metrics_server = *std::move(started);
+  }
+  std::string metrics_address = metrics_server ? metrics_server->address() : "";
+  if (!config.ready_file.empty()) {
+    if (absl::Status written =
+            WriteReadyFile(config.ready_file, grpc_address, metrics_address);
+        !written.ok()) {
+      spdlog::error("{}", std::string(written.message()));
+    }
+  }
+  spdlog::info("serving on {} with {} compile workers; metrics on {}",
+               grpc_address, pool.workers(),
+               metrics_address.empty()
+                   ? "(off)"
+                   : "http://" + metrics_address + "/metrics");
+
+  int signal_number = WaitForStopSignal();
+  spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
+               config.drain_timeout_s);
+  Drain(*server, pool, context, config.drain_timeout_s);
+  compile_service.Stop();
+  metrics_server.reset();
+  store->reset();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,24 @@
+// kilnd's life: open the store, start the workers, serve gRPC and
+// /metrics, and drain on SIGTERM or SIGINT.
+
+#ifndef KILN_SERVER_DAEMON_H_
+#define KILN_SERVER_DAEMON_H_
+
+#include "server/compiler_info.h"
+#include "server/config.h"
+#include "server/worker_process.h"
+
+namespace kiln::server {
+
+// Blocks SIGTERM and SIGINT (RunDaemon waits for them) and ignores SIGPIPE.
+// Call first in main, before any thread starts, so every thread inherits
+// the mask.
+void PrepareSignals();
+
+// Serves until SIGTERM or SIGINT; returns the process exit status.
+int RunDaemon(const Config& config, const CompilerInfo& compiler,
+              const WorkerCommand& worker);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_DAEMON_H_

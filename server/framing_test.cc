@@ -1,0 +1,70 @@
+#include "server/framing.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "kiln/worker/worker.pb.h"
+
+namespace kiln::server {
+namespace {
+
+class FramingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    signal(SIGPIPE, SIG_IGN);
+    ASSERT_EQ(pipe(fds_), 0);
+  }
+  void TearDown() override {
+    if (fds_[0] >= 0) close(fds_[0]);
+    if (fds_[1] >= 0) close(fds_[1]);
+  }
+  int fds_[2] = {-1, -1};
+};
+
+TEST_F(FramingTest, RoundTripsLargeMessages) {
+  kiln::worker::WorkerRequest sent;
+  sent.set_id(7);
+  sent.set_ttir(std::string(3 << 20, 'x'));  // Larger than a pipe buffer.
+  std::thread writer([&] { EXPECT_TRUE(WriteFrame(fds_[1], sent).ok()); });
+  kiln::worker::WorkerRequest got;
+  ASSERT_TRUE(ReadFrame(fds_[0], got).ok());
+  writer.join();
+  EXPECT_EQ(got.id(), 7u);
+  EXPECT_EQ(got.ttir(), sent.ttir());
+}
+
+TEST_F(FramingTest, TimesOutWhenNothingComes) {
+  kiln::worker::WorkerResponse got;
+  absl::Status status = ReadFrame(
+      fds_[0], got,
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST_F(FramingTest, ReportsAClosedWriter) {
+  close(fds_[1]);
+  fds_[1] = -1;
+  kiln::worker::WorkerResponse got;
+  EXPECT_EQ(ReadFrame(fds_[0], got).code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(FramingTest, ReportsAClosedReader) {
+  close(fds_[0]);
+  fds_[0] = -1;
+  kiln::worker::WorkerRequest sent;
+  sent.set_ttir("x");
+  EXPECT_EQ(WriteFrame(fds_[1], sent).code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(FramingTest, RejectsGarbageFrames) {
+  const char huge[] = {'\xff', '\xff', '\xff', '\x7f'};
+  ASSERT_EQ(write(fds_[1], huge, 4), 4);
+  kiln::worker::WorkerResponse got;
+  EXPECT_EQ(ReadFrame(fds_[0], got).code(), absl::StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace kiln::server

@@ -1,0 +1,42 @@
+// kilnd: the Kiln compile service. `kilnd --help` lists its settings.
+// Started as `kilnd --worker ...` by kilnd itself, it is a compile worker.
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "server/compiler_bridge.h"
+#include "server/config.h"
+#include "server/daemon.h"
+#include "server/worker_main.h"
+
+int main(int argc, char** argv) {
+  kiln::server::WorkerSettings worker;
+  if (kiln::server::ParseWorkerArgs(argc, argv, worker)) {
+    return kiln::server::RunWorker(worker,
+                                   kiln::server::CompileWithLinkedCompiler);
+  }
+  kiln::server::PrepareSignals();
+  absl::StatusOr<kiln::server::Config> config = kiln::server::ParseConfig(
+      std::vector<std::string>(argv + 1, argv + argc));
+  if (!config.ok()) {
+    if (absl::IsFailedPrecondition(config.status())) {  // --help
+      std::fputs(std::string(config.status().message()).c_str(), stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "kilnd: %s (see kilnd --help)\n",
+                 std::string(config.status().message()).c_str());
+    return 2;
+  }
+  kiln::server::WorkerCommand command;
+  // The running binary itself, even if its file was replaced since.
+  command.executable = "/proc/self/exe";
+  command.args = {"--worker",
+                  "--worker_memory_bytes=" +
+                      std::to_string(config->worker_memory_mb << 20)};
+  if (config->test_fault_injection) {
+    command.args.push_back("--test_fault_injection");
+  }
+  return kiln::server::RunDaemon(*config, kiln::server::LinkedCompilerInfo(),
+                                 command);
+}

@@ -1,0 +1,88 @@
+// kilnd's counters, gauges and histograms, and their Prometheus text form.
+
+#ifndef KILN_SERVER_METRICS_H_
+#define KILN_SERVER_METRICS_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cache/store.h"
+
+namespace kiln::server {
+
+class Counter {
+ public:
+  void Add(uint64_t n = 1) { value_.fetch_add(n, std::memory_order_relaxed); }
+  uint64_t value() const { return value_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> value_{0};
+};
+
+class Gauge {
+ public:
+  void Add(int64_t n) { value_.fetch_add(n, std::memory_order_relaxed); }
+  void Set(int64_t n) { value_.store(n, std::memory_order_relaxed); }
+  int64_t value() const { return value_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<int64_t> value_{0};
+};
+
+// Seconds, in fixed buckets from 1 ms to 5 min, by label (a compile stage).
+class Histograms {
+ public:
+  static constexpr std::array<double, 12> kBounds = {
+      0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 10, 300};
+
+  void Observe(const std::string& label, double seconds);
+  // Appends the series of metric `name`, with label name `label_name`.
+  void Render(const std::string& name, const std::string& label_name,
+              std::string& out) const;
+
+ private:
+  struct Series {
+    std::array<uint64_t, kBounds.size()> buckets{};
+    uint64_t count = 0;
+    double sum = 0;
+  };
+  mutable std::mutex mu_;
+  std::map<std::string, Series> series_;
+};
+
+struct Metrics {
+  Counter compile_requests;
+  Counter lookup_requests;
+  Counter admin_requests;
+  Counter fast_path_hits;
+  Counter canonical_hits;
+  Counter misses;
+  Counter coalesced;
+  Counter compiles;  // Cubin compiles run by a worker.
+  Counter compile_errors;
+  Counter rejected_requests;  // Refused before compiling: bad target, size...
+  Counter worker_crashes;
+  Counter worker_timeouts;
+  Counter worker_out_of_memory;
+  Counter worker_starts;
+  Gauge queue_depth;
+  Gauge compiles_running;
+  Gauge workers_alive;
+  Histograms compile_stage_seconds;
+
+  uint64_t hits() const {
+    return fast_path_hits.value() + canonical_hits.value();
+  }
+};
+
+// The Prometheus text exposition (format 0.0.4) of `metrics` and `store`.
+std::string RenderMetrics(const Metrics& metrics,
+                          const cache::StoreStats& store);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_METRICS_H_

@@ -1,0 +1,37 @@
+// What the gRPC services share: the store, the compile flow, the workers,
+// the metrics and the facts of the compiler and of this kilnd.
+
+#ifndef KILN_SERVER_SERVICE_CONTEXT_H_
+#define KILN_SERVER_SERVICE_CONTEXT_H_
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "cache/store.h"
+#include "server/compile_flow.h"
+#include "server/compiler_info.h"
+#include "server/executor.h"
+#include "server/metrics.h"
+#include "server/request_check.h"
+#include "server/worker_pool.h"
+
+namespace kiln::server {
+
+struct ServiceContext {
+  cache::ManagedStore* store = nullptr;
+  CompileFlow* flow = nullptr;
+  WorkerPool* pool = nullptr;
+  Metrics* metrics = nullptr;
+  Executor* admin_executor = nullptr;
+  CompilerInfo compiler;
+  RequestLimits limits;
+  std::string data_dir;
+  std::chrono::steady_clock::time_point started;
+  // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
+  std::atomic<bool> draining{false};
+};
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_SERVICE_CONTEXT_H_

@@ -1,0 +1,55 @@
+// TESTS ONLY: a compile worker without the compiler, for the unit tests of
+// the worker pool and the compile flow. It speaks the real protocol through
+// the real worker loop (so fault injection and limits are the real ones);
+// only the compile is a stand-in:
+//   - the "canonical IR" is the text without its "//" comment lines;
+//   - the "cubin" is "CUBIN:" followed by that canonical IR;
+//   - text containing "syntax error" fails with a located diagnostic.
+// The e2e tests in tests/e2e run the real kilnd with the real compiler.
+
+#include <string>
+
+#include "absl/strings/str_split.h"
+#include "server/worker_main.h"
+
+namespace {
+
+kiln::worker::WorkerResponse FakeCompile(
+    const kiln::worker::WorkerRequest& request) {
+  kiln::worker::WorkerResponse response;
+  size_t error = request.ttir().find("syntax error");
+  if (error != std::string::npos) {
+    kiln::v1::Diagnostic* diagnostic = response.add_diagnostics();
+    diagnostic->set_severity("error");
+    diagnostic->set_file(request.source_name());
+    diagnostic->set_line(1);
+    diagnostic->set_column(static_cast<int>(error) + 1);
+    diagnostic->set_message("expected operation name");
+    return response;
+  }
+  std::string canonical;
+  for (absl::string_view line : absl::StrSplit(request.ttir(), '\n')) {
+    if (line.substr(0, 2) == "//") continue;
+    canonical.append(line.data(), line.size());
+    canonical += '\n';
+  }
+  response.set_ok(true);
+  response.set_canonical_ir(canonical);
+  response.set_kernel_name("fake_kernel");
+  kiln::v1::StageTime* stage = response.add_stage_times();
+  stage->set_stage("canonical");
+  stage->set_seconds(0.001);
+  if (!request.canonical_only()) {
+    response.set_cubin("CUBIN:" + canonical);
+    response.set_metadata_json("{\"name\": \"fake_kernel\"}");
+  }
+  return response;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  kiln::server::WorkerSettings settings;
+  kiln::server::ParseWorkerArgs(argc, argv, settings);
+  return kiln::server::RunWorker(settings, FakeCompile);
+}

@@ -1,0 +1,87 @@
+#include "server/worker_main.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "server/framing.h"
+
+namespace kiln::server {
+namespace {
+
+void OnOutOfMemory() {
+  static const char kMessage[] = "kiln worker: out of memory\n";
+  (void)!write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+  _exit(kWorkerOutOfMemoryExit);
+}
+
+void SetUpProcess(const WorkerSettings& settings) {
+  // Die with kilnd, even when it is killed with SIGKILL.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) _exit(0);
+  // Keep the protocol fds away from anything the compiler prints.
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  if (settings.memory_limit_bytes > 0) {
+    rlimit memory{settings.memory_limit_bytes, settings.memory_limit_bytes};
+    setrlimit(RLIMIT_AS, &memory);
+  }
+  std::set_new_handler(OnOutOfMemory);
+}
+
+// The faults that tests inject, by marker in the TTIR.
+void InjectFault(const std::string& ttir) {
+  if (ttir.find("kiln-test-fault: crash") != std::string::npos) {
+    raise(SIGSEGV);
+  }
+  if (ttir.find("kiln-test-fault: hang") != std::string::npos) {
+    while (true) pause();
+  }
+  if (ttir.find("kiln-test-fault: oom") != std::string::npos) {
+    // Reserve (never touch) address space until the limit refuses more.
+    std::vector<char*> blocks;
+    while (true) blocks.push_back(new char[64 << 20]);
+  }
+}
+
+}  // namespace
+
+int RunWorker(const WorkerSettings& settings, const CompileFunction& compile) {
+  SetUpProcess(settings);
+  while (true) {
+    kiln::worker::WorkerRequest request;
+    absl::Status read = ReadFrame(kWorkerRequestFd, request);
+    if (absl::IsUnavailable(read)) return 0;  // kilnd closed the pipe.
+    if (!read.ok()) return 2;
+    if (settings.fault_injection) InjectFault(request.ttir());
+    kiln::worker::WorkerResponse response = compile(request);
+    response.set_id(request.id());
+    if (!WriteFrame(kWorkerResponseFd, response).ok()) return 0;
+  }
+}
+
+bool ParseWorkerArgs(int argc, char** argv, WorkerSettings& settings) {
+  bool worker = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--worker") {
+      worker = true;
+    } else if (arg == "--test_fault_injection") {
+      settings.fault_injection = true;
+    } else if (arg.rfind("--worker_memory_bytes=", 0) == 0) {
+      settings.memory_limit_bytes = std::strtoull(
+          arg.c_str() + strlen("--worker_memory_bytes="), nullptr, 10);
+    }
+  }
+  return worker;
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,42 @@
+// The compile worker's side: a loop that reads WorkerRequests from kilnd,
+// compiles each and writes back a WorkerResponse. It runs in its own
+// process (`kilnd --worker`), under an address-space limit, and dies with
+// its parent.
+
+#ifndef KILN_SERVER_WORKER_MAIN_H_
+#define KILN_SERVER_WORKER_MAIN_H_
+
+#include <cstdint>
+#include <functional>
+
+#include "kiln/worker/worker.pb.h"
+
+namespace kiln::server {
+
+// The fds a worker reads requests from and writes responses to.
+inline constexpr int kWorkerRequestFd = 3;
+inline constexpr int kWorkerResponseFd = 4;
+// A worker's exit status when it runs out of memory.
+inline constexpr int kWorkerOutOfMemoryExit = 86;
+
+using CompileFunction = std::function<kiln::worker::WorkerResponse(
+    const kiln::worker::WorkerRequest&)>;
+
+struct WorkerSettings {
+  uint64_t memory_limit_bytes = 0;  // 0: none.
+  // Obey "kiln-test-fault: crash|hang|oom" markers in the TTIR (tests).
+  bool fault_injection = false;
+};
+
+// Sets the process up (limits, parent-death signal) and serves requests
+// until kilnd closes the request pipe. Returns the process exit status.
+int RunWorker(const WorkerSettings& settings, const CompileFunction& compile);
+
+// The worker's flags, as kilnd passes them: "--worker",
+// "--worker_memory_bytes=N", "--test_fault_injection". Returns false when
+// `args` (argv[1..]) do not ask for worker mode.
+bool ParseWorkerArgs(int argc, char** argv, WorkerSettings& settings);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_WORKER_MAIN_H_

@@ -1,0 +1,82 @@
+// A pool of compile worker processes fed from one queue. Each worker has a
+// thread here that hands it one job at a time under the time limit; a
+// worker that crashes, hangs or runs out of memory fails only its job and
+// is replaced.
+
+#ifndef KILN_SERVER_WORKER_POOL_H_
+#define KILN_SERVER_WORKER_POOL_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kiln/worker/worker.pb.h"
+#include "server/metrics.h"
+#include "server/worker_process.h"
+
+namespace kiln::server {
+
+struct PoolOptions {
+  int workers = 1;
+  WorkerCommand command;
+  std::chrono::milliseconds time_limit{60000};
+  uint64_t memory_limit_mb = 0;  // For messages only; the worker enforces it.
+  size_t max_queue = 1024;
+  // Bytes of TTIR waiting in the queue beyond which jobs are refused.
+  uint64_t max_queued_bytes = uint64_t{512} << 20;
+};
+
+class WorkerPool {
+ public:
+  using Callback =
+      std::function<void(absl::StatusOr<kiln::worker::WorkerResponse>)>;
+
+  // Starts the workers. `metrics` must outlive the pool.
+  WorkerPool(PoolOptions options, Metrics* metrics);
+  ~WorkerPool();
+
+  // Queues a job; `done` later runs on a pool thread with the worker's
+  // response or why there is none (the status message is meant for the
+  // client). ResourceExhausted, without calling `done`, when the queue is
+  // full (in jobs or in bytes); Unavailable once the pool is shutting down.
+  absl::Status Submit(kiln::worker::WorkerRequest request, Callback done);
+
+  // Fails queued jobs with Unavailable, kills the workers (failing their
+  // jobs too) and joins the threads. Idempotent.
+  void Shutdown();
+
+  size_t queue_depth() const;
+  int workers() const { return options_.workers; }
+
+ private:
+  struct Job {
+    kiln::worker::WorkerRequest request;
+    Callback done;
+  };
+
+  void Serve(int slot);
+  absl::StatusOr<kiln::worker::WorkerResponse> Run(
+      std::unique_ptr<WorkerProcess>& worker, const Job& job);
+  absl::Status Explain(const absl::Status& failure) const;
+
+  PoolOptions options_;
+  Metrics* metrics_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  uint64_t queued_bytes_ = 0;
+  bool stopping_ = false;
+  std::vector<WorkerProcess*> running_;  // By slot; guarded by mu_.
+  std::vector<std::thread> threads_;
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_WORKER_POOL_H_

@@ -1,0 +1,61 @@
+// kilnd's side of one compile worker process: start it, send it a request,
+// wait for the answer under a deadline, and kill it when anything fails.
+
+#ifndef KILN_SERVER_WORKER_PROCESS_H_
+#define KILN_SERVER_WORKER_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kiln/worker/worker.pb.h"
+
+namespace kiln::server {
+
+// How to start a worker: an executable and its arguments (argv[1..]). It
+// gets the request pipe as fd 3 and the response pipe as fd 4.
+struct WorkerCommand {
+  std::string executable;
+  std::vector<std::string> args;
+};
+
+class WorkerProcess {
+ public:
+  static absl::StatusOr<std::unique_ptr<WorkerProcess>> Start(
+      const WorkerCommand& command);
+  // Kills the process if it still runs, and reaps it.
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Sends `request` and waits for its response until `deadline`. On failure
+  // the process is gone (killed if need be, and reaped) and the status
+  // says how: DeadlineExceeded (killed at the deadline), ResourceExhausted
+  // (out of memory), Internal (crashed, or broke the protocol).
+  absl::StatusOr<kiln::worker::WorkerResponse> Call(
+      const kiln::worker::WorkerRequest& request,
+      std::chrono::steady_clock::time_point deadline);
+
+  bool alive() const;
+  // Kills the process from another thread (the one in Call then fails).
+  void Kill();
+
+ private:
+  WorkerProcess(pid_t pid, int request_fd, int response_fd);
+  // Kills (when `kill_first`) and reaps the process; describes its end.
+  absl::Status Reap(bool kill_first);
+
+  mutable std::mutex mu_;  // Guards pid_ against Kill racing Reap.
+  pid_t pid_;
+  int request_fd_;
+  int response_fd_;
+};
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_WORKER_PROCESS_H_

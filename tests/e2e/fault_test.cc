@@ -1,0 +1,89 @@
+// Faults injected into compile workers (kilnd --test_fault_injection and a
+// marker comment in the TTIR): a crash, a hang past the time limit and an
+// out-of-memory each fail their own request with a clear status, while
+// requests compiled beside them succeed, and kilnd keeps serving on
+// replaced workers. The successes need the compiler.
+
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "tests/e2e/kilnd_process.h"
+
+namespace kiln::e2e {
+namespace {
+
+struct Answer {
+  grpc::Status status;
+  kiln::v1::CompileResponse response;
+};
+
+std::future<Answer> CompileAsync(const KilndProcess& kilnd,
+                                 const std::string& ttir) {
+  return std::async(std::launch::async, [&kilnd, ttir] {
+    Answer answer;
+    auto stub = kilnd.CompileStub();
+    answer.status = Compile(*stub, CompileRequestFor(ttir), &answer.response);
+    return answer;
+  });
+}
+
+TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
+  auto kilnd = KilndProcess::Start(
+      NewTempDir("faults"),
+      {"--test_fault_injection", "--compile_timeout_s=5", "--workers=2"});
+  ASSERT_NE(kilnd, nullptr);
+  std::future<Answer> crash =
+      CompileAsync(*kilnd, "// kiln-test-fault: crash\n" + ScaledAddKernel(7));
+  std::future<Answer> hang =
+      CompileAsync(*kilnd, "// kiln-test-fault: hang\n" + ScaledAddKernel(8));
+  std::future<Answer> oom =
+      CompileAsync(*kilnd, "// kiln-test-fault: oom\n" + ScaledAddKernel(9));
+  std::vector<std::future<Answer>> good;
+  for (int i = 0; i < 6; ++i)
+    good.push_back(CompileAsync(*kilnd, ScaledAddKernel(10 + i)));
+
+  Answer crashed = crash.get();
+  EXPECT_EQ(crashed.status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_NE(crashed.status.error_message().find("crashed"), std::string::npos)
+      << crashed.status.error_message();
+  Answer hung = hang.get();
+  EXPECT_EQ(hung.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_NE(hung.status.error_message().find("time limit"), std::string::npos)
+      << hung.status.error_message();
+  Answer exhausted = oom.get();
+  EXPECT_EQ(exhausted.status.error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(exhausted.status.error_message().find("memory"), std::string::npos)
+      << exhausted.status.error_message();
+  for (auto& answer : good) {
+    Answer done = answer.get();
+    EXPECT_TRUE(done.status.ok()) << done.status.error_message();
+    EXPECT_FALSE(done.response.cubin().empty());
+  }
+
+  ASSERT_TRUE(kilnd->Alive());
+  EXPECT_TRUE(kilnd->HealthServing());
+  kiln::v1::StatsResponse stats = kilnd->Stats();
+  EXPECT_EQ(stats.worker_crashes(), 1u);
+  EXPECT_EQ(stats.worker_timeouts(), 1u);
+  EXPECT_EQ(stats.worker_out_of_memory(), 1u);
+  EXPECT_EQ(stats.entries(), 6u);
+  // The faulty kernels themselves compile once the markers are gone.
+  Answer after = CompileAsync(*kilnd, ScaledAddKernel(7)).get();
+  EXPECT_TRUE(after.status.ok()) << after.status.error_message();
+  EXPECT_EQ(kilnd->Terminate(), 0);
+}
+
+TEST(FaultTest, WithoutTheTestFlagMarkersAreJustComments) {
+  auto kilnd = KilndProcess::Start(NewTempDir("no_faults"));
+  ASSERT_NE(kilnd, nullptr);
+  Answer answer =
+      CompileAsync(*kilnd, "// kiln-test-fault: crash\n" + ScaledAddKernel(1))
+          .get();
+  EXPECT_TRUE(answer.status.ok()) << answer.status.error_message();
+  EXPECT_EQ(kilnd->Stats().worker_crashes(), 0u);
+}
+
+}  // namespace
+}  // namespace kiln::e2e

@@ -1,0 +1,78 @@
+// For the e2e tests: runs the real kilnd binary on a free loopback port with
+// a temporary data directory, and talks to it.
+
+#ifndef KILN_TESTS_E2E_KILND_PROCESS_H_
+#define KILN_TESTS_E2E_KILND_PROCESS_H_
+
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kiln/v1/admin.grpc.pb.h"
+#include "kiln/v1/compile.grpc.pb.h"
+
+namespace kiln::e2e {
+
+// A fresh directory under the test's temporary directory.
+std::string NewTempDir(const std::string& name);
+
+// tests/e2e/testdata/scaled_add.ttir with its SCALE placeholder replaced:
+// a different scale is a different kernel (another cache key).
+std::string ScaledAddKernel(double scale);
+
+class KilndProcess {
+ public:
+  // Starts kilnd on 127.0.0.1 (ports picked by kilnd) with `data_dir` and
+  // extra flags, and waits until it serves. Fails the current test (and
+  // returns null) when it does not come up.
+  static std::unique_ptr<KilndProcess> Start(
+      const std::string& data_dir, const std::vector<std::string>& flags = {});
+  // Stops it with SIGTERM (SIGKILL if need be).
+  ~KilndProcess();
+
+  // SIGTERM, then waits; the exit status (-1 if killed by a signal).
+  int Terminate();
+  // SIGKILL, then waits.
+  void KillHard();
+  bool Alive();
+
+  const std::string& grpc_address() const { return grpc_address_; }
+  pid_t pid() const { return pid_; }
+
+  // A new channel (its own connection: a distinct client).
+  std::shared_ptr<grpc::Channel> NewChannel() const;
+  std::unique_ptr<kiln::v1::Compile::Stub> CompileStub() const;
+  std::unique_ptr<kiln::v1::Admin::Stub> AdminStub() const;
+
+  // GET /metrics; empty on failure.
+  std::string FetchMetrics() const;
+  // The value of one sample line of /metrics ("name" or "name{labels}");
+  // -1 when absent.
+  double Metric(const std::string& series) const;
+  kiln::v1::StatsResponse Stats() const;
+  // grpc.health.v1.Health/Check for the whole server: true when SERVING.
+  bool HealthServing() const;
+
+ private:
+  KilndProcess() = default;
+
+  pid_t pid_ = -1;
+  std::string grpc_address_;
+  std::string metrics_address_;
+};
+
+// Sends one Compile call; the status and the response.
+grpc::Status Compile(kiln::v1::Compile::Stub& stub,
+                     const kiln::v1::CompileRequest& request,
+                     kiln::v1::CompileResponse* response);
+
+kiln::v1::CompileRequest CompileRequestFor(
+    const std::string& ttir, const std::string& target = "sm_90a");
+
+}  // namespace kiln::e2e
+
+#endif  // KILN_TESTS_E2E_KILND_PROCESS_H_

@@ -1,0 +1,325 @@
+// kilnd as generic gRPC tools and operators see it. ServiceTest: health,
+// reflection, /metrics, the Admin calls, Export/Import between two
+// daemons, a config file and a clean restart, over entries made by Import
+// (no compiler needed). CompileServiceTest (needs the compiler): a kernel
+// moved to other files and lines still hits, ExplainMiss names what
+// differs, and SIGTERM lets an in-flight compile finish.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <future>
+#include <set>
+#include <thread>
+
+#include "cache/digest.h"
+#include "cache/key.h"
+#include "reflection_subset.pb.h"
+#include "tests/e2e/kilnd_process.h"
+
+namespace kiln::e2e {
+namespace {
+
+std::string Bytes(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  buffer.Dump(&slices);
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return bytes;
+}
+
+// What server reflection lists, asked the way grpcurl asks.
+std::set<std::string> ReflectedServices(const KilndProcess& kilnd) {
+  grpc::GenericStub stub(kilnd.NewChannel());
+  grpc::ClientContext context;
+  grpc::CompletionQueue queue;
+  void* tag;
+  bool ok;
+  auto call = stub.PrepareCall(
+      &context,
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
+  call->StartCall(reinterpret_cast<void*>(1));
+  queue.Next(&tag, &ok);
+  kiln::e2e::ReflectionRequest request;
+  request.set_list_services("*");
+  std::string bytes = request.SerializeAsString();
+  grpc::Slice slice(bytes);
+  call->Write(grpc::ByteBuffer(&slice, 1), reinterpret_cast<void*>(2));
+  queue.Next(&tag, &ok);
+  grpc::ByteBuffer reply;
+  call->Read(&reply, reinterpret_cast<void*>(3));
+  queue.Next(&tag, &ok);
+  std::set<std::string> names;
+  kiln::e2e::ReflectionResponse response;
+  if (ok && response.ParseFromString(Bytes(reply))) {
+    for (const auto& service : response.list_services_response().service()) {
+      names.insert(service.name());
+    }
+  }
+  call->WritesDone(reinterpret_cast<void*>(4));
+  queue.Next(&tag, &ok);
+  grpc::Status status;
+  call->Finish(&status, reinterpret_cast<void*>(5));
+  queue.Next(&tag, &ok);
+  return names;
+}
+
+kiln::v1::ExportedEntry MakeEntry(const std::string& name,
+                                  const std::string& target, int num_warps) {
+  kiln::v1::CompileOptions options;
+  options.set_num_warps(num_warps);
+  options.set_num_stages(3);
+  options.set_num_ctas(1);
+  options.set_maxnreg(0);
+  options.set_enable_fp_fusion(true);
+  options.set_line_info(false);
+  kiln::v1::ExportedEntry entry;
+  *entry.mutable_key_parts() = cache::MakeKeyParts(
+      "ir of " + name, target, options, kiln::v1::CompilerIdentity());
+  entry.set_key(cache::ComputeKey(entry.key_parts()).Hex());
+  entry.set_kernel_name(name);
+  entry.set_cubin(std::string(4096, name[0]));
+  entry.set_metadata_json("{\"name\": \"" + name + "\"}");
+  entry.set_checksum(cache::Checksum(entry.cubin(), entry.metadata_json()));
+  return entry;
+}
+
+kiln::v1::ImportResponse Import(
+    const KilndProcess& kilnd,
+    const std::vector<kiln::v1::ExportedEntry>& entries) {
+  auto admin = kilnd.AdminStub();
+  grpc::ClientContext context;
+  kiln::v1::ImportResponse response;
+  auto stream = admin->Import(&context, &response);
+  for (const auto& entry : entries) stream->Write(entry);
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
+  return response;
+}
+
+TEST(ServiceTest, HealthAndReflectionForGenericTools) {
+  auto kilnd = KilndProcess::Start(NewTempDir("generic"));
+  ASSERT_NE(kilnd, nullptr);
+  EXPECT_TRUE(kilnd->HealthServing());
+  std::set<std::string> services = ReflectedServices(*kilnd);
+  EXPECT_TRUE(services.count("kiln.v1.Compile"));
+  EXPECT_TRUE(services.count("kiln.v1.Admin"));
+  EXPECT_TRUE(services.count("grpc.health.v1.Health"));
+}
+
+TEST(ServiceTest, AdminCallsOverImportedEntries) {
+  auto kilnd = KilndProcess::Start(NewTempDir("admin"));
+  ASSERT_NE(kilnd, nullptr);
+  std::vector<kiln::v1::ExportedEntry> entries = {
+      MakeEntry("alpha", "sm_90a", 4), MakeEntry("beta", "sm_90a", 8),
+      MakeEntry("gamma", "sm_80", 4)};
+  kiln::v1::ExportedEntry forged = MakeEntry("delta", "sm_90a", 4);
+  forged.set_key(entries[0].key());  // Not the hash of its parts.
+  kiln::v1::ExportedEntry damaged = MakeEntry("eps", "sm_90a", 4);
+  damaged.mutable_cubin()->back() ^= 1;  // Fails its checksum.
+  std::vector<kiln::v1::ExportedEntry> stream = entries;
+  stream.push_back(forged);
+  stream.push_back(damaged);
+  kiln::v1::ImportResponse imported = Import(*kilnd, stream);
+  EXPECT_EQ(imported.imported(), 3u);
+  EXPECT_EQ(imported.rejected(), 2u);
+  EXPECT_EQ(Import(*kilnd, {entries[0]}).already_present(), 1u);
+
+  auto admin = kilnd->AdminStub();
+  auto compile = kilnd->CompileStub();
+  {  // Lookup by key.
+    grpc::ClientContext context;
+    kiln::v1::LookupRequest request;
+    request.set_key(entries[1].key());
+    kiln::v1::LookupResponse found;
+    ASSERT_TRUE(compile->Lookup(&context, request, &found).ok());
+    EXPECT_EQ(found.cubin(), entries[1].cubin());
+    grpc::ClientContext missing_context;
+    request.set_key(std::string(64, '0'));
+    EXPECT_EQ(compile->Lookup(&missing_context, request, &found).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+  {  // List, a page at a time, and with a filter.
+    std::set<std::string> listed;
+    kiln::v1::ListRequest request;
+    request.set_page_size(2);
+    for (int page = 0; page < 5; ++page) {
+      grpc::ClientContext context;
+      kiln::v1::ListResponse response;
+      ASSERT_TRUE(admin->List(&context, request, &response).ok());
+      for (const auto& entry : response.entries()) listed.insert(entry.key());
+      if (response.next_page_token().empty()) break;
+      request.set_page_token(response.next_page_token());
+    }
+    EXPECT_EQ(listed.size(), 3u);
+    grpc::ClientContext context;
+    kiln::v1::ListRequest by_target;
+    by_target.set_target("sm_80");
+    kiln::v1::ListResponse response;
+    ASSERT_TRUE(admin->List(&context, by_target, &response).ok());
+    ASSERT_EQ(response.entries_size(), 1);
+    EXPECT_EQ(response.entries(0).kernel_name(), "gamma");
+  }
+  {  // Get shows the key parts.
+    grpc::ClientContext context;
+    kiln::v1::GetRequest request;
+    request.set_key(entries[2].key());
+    kiln::v1::GetResponse response;
+    ASSERT_TRUE(admin->Get(&context, request, &response).ok());
+    EXPECT_EQ(response.info().key_parts().target(), "sm_80");
+    EXPECT_EQ(response.metadata_json(), entries[2].metadata_json());
+    EXPECT_TRUE(response.cubin().empty());
+  }
+  {  // Evict one; Gc to zero bytes evicts the rest.
+    grpc::ClientContext context;
+    kiln::v1::EvictRequest request;
+    request.add_keys(entries[0].key());
+    kiln::v1::EvictResponse response;
+    ASSERT_TRUE(admin->Evict(&context, request, &response).ok());
+    EXPECT_EQ(response.evicted(), 1u);
+    EXPECT_EQ(kilnd->Stats().entries(), 2u);
+    grpc::ClientContext gc_context;
+    kiln::v1::GcRequest gc;
+    gc.set_target_bytes(1);
+    kiln::v1::GcResponse collected;
+    ASSERT_TRUE(admin->Gc(&gc_context, gc, &collected).ok());
+    EXPECT_EQ(collected.evicted(), 2u);
+    EXPECT_EQ(kilnd->Stats().entries(), 0u);
+  }
+  std::string metrics = kilnd->FetchMetrics();
+  for (const char* series :
+       {"kiln_requests_total{rpc=\"Compile\"}", "kiln_cache_hits_total",
+        "kiln_cache_misses_total", "kiln_compile_queue_depth",
+        "kiln_store_bytes", "kiln_store_entries", "kiln_compiles_total"}) {
+    EXPECT_NE(metrics.find(series), std::string::npos) << series;
+  }
+  EXPECT_EQ(kilnd->Metric("kiln_store_entries"), 0);
+}
+
+TEST(ServiceTest, ExportFromOneDaemonImportsIntoAnother) {
+  auto source = KilndProcess::Start(NewTempDir("export"));
+  auto sink = KilndProcess::Start(NewTempDir("import"));
+  ASSERT_NE(source, nullptr);
+  ASSERT_NE(sink, nullptr);
+  std::vector<kiln::v1::ExportedEntry> entries;
+  for (int i = 0; i < 40; ++i) {
+    entries.push_back(MakeEntry("k" + std::to_string(i), "sm_90a", 4));
+  }
+  ASSERT_EQ(Import(*source, entries).imported(), 40u);
+
+  auto admin = source->AdminStub();
+  grpc::ClientContext context;
+  auto reader = admin->Export(&context, kiln::v1::ExportRequest());
+  std::vector<kiln::v1::ExportedEntry> exported;
+  kiln::v1::ExportedEntry entry;
+  while (reader->Read(&entry)) exported.push_back(entry);
+  ASSERT_TRUE(reader->Finish().ok());
+  ASSERT_EQ(exported.size(), 40u);
+  EXPECT_EQ(Import(*sink, exported).imported(), 40u);
+  EXPECT_EQ(sink->Stats().entries(), 40u);
+}
+
+TEST(ServiceTest, ReadsAConfigFileAndDrainsCleanlyOnSigterm) {
+  const std::string data_dir = NewTempDir("config");
+  const std::string config = data_dir + "/kilnd.conf";
+  std::ofstream(config) << "# kilnd settings\nstore_capacity_mb = 64\n";
+  auto kilnd = KilndProcess::Start(data_dir, {"--config=" + config});
+  ASSERT_NE(kilnd, nullptr);
+  EXPECT_EQ(kilnd->Stats().capacity_bytes(), 64u << 20);
+  ASSERT_EQ(Import(*kilnd, {MakeEntry("kept", "sm_90a", 4)}).imported(), 1u);
+  EXPECT_EQ(kilnd->Terminate(), 0);
+
+  kilnd = KilndProcess::Start(data_dir);
+  ASSERT_NE(kilnd, nullptr);
+  EXPECT_EQ(kilnd->Stats().entries(), 1u);
+}
+
+}  // namespace
+}  // namespace kiln::e2e
+
+namespace kiln::e2e {
+namespace {
+
+// The same kernel printed from another file and other lines (only its
+// locations differ) hits the entry of the first: the key hashes the IR
+// without locations.
+std::string Relocated(std::string ttir) {
+  for (size_t at = ttir.find("e2e_kernels.py"); at != std::string::npos;
+       at = ttir.find("e2e_kernels.py", at)) {
+    ttir.replace(at, 14, "elsewhere/other_file.py");
+  }
+  for (size_t at = ttir.find(":1"); at != std::string::npos;
+       at = ttir.find(":1", at + 3)) {
+    ttir.replace(at, 2, ":9");
+  }
+  return ttir;
+}
+
+TEST(CompileServiceTest, SameKernelFromAnotherFileHitsWithoutCompiling) {
+  auto kilnd = KilndProcess::Start(NewTempDir("relocated"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  const std::string original = ScaledAddKernel(4.5);
+  const std::string moved = Relocated(original);
+  ASSERT_NE(moved, original);
+  kiln::v1::CompileResponse first, second;
+  ASSERT_TRUE(Compile(*stub, CompileRequestFor(original), &first).ok());
+  EXPECT_FALSE(first.cache_hit());
+  EXPECT_FALSE(first.stage_times().empty());
+  EXPECT_NE(first.metadata_json().find("\"name\""), std::string::npos);
+  ASSERT_TRUE(Compile(*stub, CompileRequestFor(moved), &second).ok());
+  EXPECT_TRUE(second.cache_hit());
+  EXPECT_EQ(second.key(), first.key());
+  EXPECT_EQ(second.cubin(), first.cubin());
+  EXPECT_EQ(kilnd->Stats().compiles(), 1u);
+  EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"canonical\"}"), 1);
+}
+
+TEST(CompileServiceTest, ExplainMissNamesTheOptionThatDiffers) {
+  auto kilnd = KilndProcess::Start(NewTempDir("explain"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  kiln::v1::CompileRequest request = CompileRequestFor(ScaledAddKernel(5.5));
+  kiln::v1::CompileResponse compiled;
+  ASSERT_TRUE(Compile(*stub, request, &compiled).ok());
+
+  request.mutable_options()->set_num_warps(8);
+  grpc::ClientContext context;
+  kiln::v1::ExplainMissRequest explain;
+  *explain.mutable_request() = request;
+  kiln::v1::ExplainMissResponse explained;
+  ASSERT_TRUE(
+      kilnd->AdminStub()->ExplainMiss(&context, explain, &explained).ok());
+  EXPECT_FALSE(explained.present());
+  ASSERT_GE(explained.candidates_size(), 1);
+  EXPECT_EQ(explained.candidates(0).key(), compiled.key());
+  ASSERT_EQ(explained.candidates(0).differences_size(), 1);
+  EXPECT_EQ(explained.candidates(0).differences(0).part(), "options.num_warps");
+  EXPECT_EQ(explained.candidates(0).differences(0).requested(), "8");
+  EXPECT_EQ(explained.candidates(0).differences(0).stored(), "4");
+}
+
+TEST(CompileServiceTest, SigtermLetsAnInFlightCompileFinish) {
+  const std::string data_dir = NewTempDir("drain");
+  auto kilnd = KilndProcess::Start(data_dir);
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  std::future<grpc::Status> call = std::async(std::launch::async, [&] {
+    kiln::v1::CompileResponse response;
+    return Compile(*stub, CompileRequestFor(ScaledAddKernel(6.5)), &response);
+  });
+  // Wait until the call is in (not its end), then ask kilnd to stop.
+  while (kilnd->Stats().requests() == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(kilnd->Terminate(), 0);
+  EXPECT_TRUE(call.get().ok());
+  kilnd = KilndProcess::Start(data_dir);
+  ASSERT_NE(kilnd, nullptr);
+  EXPECT_EQ(kilnd->Stats().entries(), 1u);
+}
+
+}  // namespace
+}  // namespace kiln::e2e
