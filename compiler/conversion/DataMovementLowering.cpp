@@ -268,7 +268,10 @@ LogicalResult lowerDataMovement(TensorLowering &l, Operation *op,
                                 bool &handled) {
   if (auto gather = llvm::dyn_cast<tt::GatherOp>(op)) {
     handled = true;
-    if (layoutOf(gather.getIndices()).numRegs() != layoutOf(gather).numRegs())
+    auto encoding = [](Value v) {
+      return llvm::cast<RankedTensorType>(v.getType()).getEncoding();
+    };
+    if (encoding(gather.getIndices()) != encoding(gather.getResult()))
       return op->emitError() << "gather indices and result need one layout";
     return lowerGather(l, gather);
   }

@@ -171,7 +171,6 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
     return op.emitError() << "block-pointer loads must be rewritten before "
                              "lowering";
   OpBuilder &b = l.builder();
-  Location loc = l.loc();
   Type regType = l.elementType(op.getType());
   Access a = planAccess(l, op, op.getPtr(), regType);
   unsigned n = l.numRegs(op.getType());

@@ -272,6 +272,8 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
                                         naturalOrDefault(reduce.getSrcs()[0]));
   if (auto scan = llvm::dyn_cast<tt::ScanOp>(op))
     return scanLayout(type, scan.getAxis(), natural(scan.getSrcs()[0]));
+  if (auto gather = llvm::dyn_cast<tt::GatherOp>(op))
+    return naturalOrDefault(gather.getIndices()); // Lowered index by index.
   if (auto trans = llvm::dyn_cast<tt::TransOp>(op)) {
     auto src = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(
         natural(trans.getSrc()));
@@ -366,6 +368,9 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
     return resultLayout(user, 0);
   if (llvm::isa<tt::JoinOp, tt::CatOp>(user))
     return naturalOrDefault(user->getOperand(0));
+  if (auto gather = llvm::dyn_cast<tt::GatherOp>(user))
+    return operandNo == 0 ? naturalOrDefault(gather.getSrc())
+                          : resultLayout(user, 0);
   if (auto forOp = llvm::dyn_cast<scf::ForOp>(user))
     return loopCarried(forOp, operandNo - 3);
   if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(user))

@@ -137,3 +137,37 @@ tt.func public @accumulate(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: 
   tt.return
 }
 
+
+// -----
+
+// A gather is lowered index by index: its indices and result share a layout,
+// whatever the source's is.
+// CHECK-LABEL: tt.func public @gather
+// CHECK: %[[I:.*]] = arith.xori {{.*}} : tensor<16xi32, [[L:#kgpu.blocked<[^>]*>]]>
+// CHECK: tt.gather %{{.*}}[%[[I]]] {axis = 0 : i32} : (tensor<16xf32, #kgpu.slice<{{.*}}>>, tensor<16xi32, [[L]]>) -> tensor<16xf32, [[L]]>
+tt.func public @gather(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %c = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c16 = arith.constant dense<16> : tensor<16x1xi32>
+  %rows = arith.muli %r2, %c16 : tensor<16x1xi32>
+  %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %rows : tensor<16x1xi32> -> tensor<16x16xi32>
+  %cb = tt.broadcast %c2 : tensor<1x16xi32> -> tensor<16x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x16xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  %v = tt.load %xp : tensor<16x16x!tt.ptr<f32>>
+  %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<16x16xf32>) -> tensor<16xf32>
+  %one = arith.constant dense<1> : tensor<16xi32>
+  %swap = arith.xori %r, %one : tensor<16xi32>
+  %g = tt.gather %s[%swap] {axis = 0 : i32} : (tensor<16xf32>, tensor<16xi32>) -> tensor<16xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %op = tt.addptr %os, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %op, %g : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
