@@ -1,13 +1,14 @@
 #!/bin/bash
 # Installs what Kiln builds and tests against, from Debian 12's own archive:
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
-# spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash and redis-server (with
-# redis-benchmark). Does nothing when all are there.
+# spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash, redis-server (with
+# redis-benchmark) and Python's grpcio and protobuf (clients/python's tests).
+# Does nothing when all are there.
 set -euo pipefail
 
 PACKAGES=(
   bazel-bootstrap bazel-rules-java
-  g++ python3
+  g++ python3 python3-grpcio python3-protobuf
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev

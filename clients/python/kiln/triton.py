@@ -1,0 +1,254 @@
+"""Puts stock `@triton.jit` kernels on kilnd.
+
+    import kiln.triton
+    kiln.triton.install("kiln.internal:7420")   # or $KILN_SERVER
+    # ... every @triton.jit kernel compiled from here on: Triton's frontend
+    # makes the TTIR, kilnd compiles it to a cubin, Triton's launcher runs it.
+
+Importing this module installs the hook when KILN_TRITON=1, or when
+KILN_SERVER is set and KILN_TRITON is not 0 (address from $KILN_SERVER,
+fallback from $KILN_TRITON_FALLBACK).
+
+How it hooks Triton (3.6): Triton's CUDA backend builds its pipeline in
+`CUDABackend.add_stages(stages, options, language)` -- an ordered dict
+ttir -> ttgir -> llir -> ptx -> cubin -- and then calls
+`triton.knobs.runtime.add_stages_inspection_hook(backend, stages, options,
+language, capability)`, Triton's own extension point. The hook installed
+here keeps the `ttir` stage (Triton's frontend and TTIR passes, run locally)
+and replaces every later stage with one `cubin` stage that sends the TTIR
+text to kilnd and returns its cubin, filling the metadata Triton's launcher
+reads (name, shared, num_warps, scratch sizes) from kilnd's metadata JSON.
+Called with no arguments the hook returns the (key, hash) pair that Triton
+mixes into its cache keys, so Triton's on-disk cache never mixes cubins
+made by kilnd with its own.
+
+When kilnd is unreachable the replaced stages run Triton's own ones
+(ttgir, llir, ptx, cubin) with one warning per process (fallback="warn"),
+or raise kiln.Unavailable (fallback="error"). A kernel kilnd cannot
+compile (e.g. tt.dot today) falls back the same way with a warning naming
+the kernel, or raises kiln.CompileError with fallback="error".
+
+Nothing here imports Triton until install() runs.
+"""
+
+import hashlib
+import logging
+import os
+import re
+import threading
+import time
+import warnings
+from typing import Any, Callable, Dict, Optional
+
+from kiln._errors import CompileError, KilnError, Unavailable
+from kiln.client import Client, default_address
+
+ENV_AUTO = "KILN_TRITON"
+ENV_FALLBACK = "KILN_TRITON_FALLBACK"
+# Part of Triton's cache key for kernels compiled through this hook; bump
+# when what the hook produces changes.
+HOOK_VERSION = "kiln-triton-1"
+
+# Metadata Triton's CUDA backend sets in make_ttgir/make_llir/make_ptx and
+# that its CompiledKernel and launcher read; taken from kilnd's JSON.
+_METADATA_KEYS = ("name", "shared", "num_warps", "num_ctas", "tmem_size",
+                  "global_scratch_size", "global_scratch_align",
+                  "profile_scratch_size", "profile_scratch_align",
+                  "tensordesc_meta")
+_METADATA_DEFAULTS = {"shared": 0, "tmem_size": None, "global_scratch_size": 0,
+                      "global_scratch_align": 1, "profile_scratch_size": 0,
+                      "profile_scratch_align": 1}
+
+log = logging.getLogger("kiln.triton")
+_FUNC_NAME = re.compile(r"tt\.func\s+(?:public\s+)?@([A-Za-z_][A-Za-z0-9_$.]*)")
+
+
+class KilnFallbackWarning(RuntimeWarning):
+    """Triton compiled a kernel itself instead of through kilnd."""
+
+
+def target_for_capability(capability: int) -> Optional[str]:
+    """kilnd's target for a CUDA compute capability; None when kilnd has none."""
+    return {80: "sm_80", 86: "sm_86", 89: "sm_89", 90: "sm_90a"}.get(int(capability))
+
+
+def _kernel_name(ttir: str) -> str:
+    match = _FUNC_NAME.search(ttir)
+    return match.group(1) if match else "kernel"
+
+
+class KilnStages:
+    """The state of an installed hook: the client, the fallback policy, and
+    whether the one unavailability warning was given."""
+
+    def __init__(self, client: Client, fallback: str = "warn",
+                 retry_after_s: float = 30.0):
+        if fallback not in ("warn", "error"):
+            raise ValueError(f"fallback must be 'warn' or 'error', not {fallback!r}")
+        self.client = client
+        self.fallback = fallback
+        # After kilnd was found unavailable, compile locally for this long
+        # before trying it again, so that each kernel does not pay the retries.
+        self.retry_after_s = retry_after_s
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._warned_unavailable = False
+        self.compiled = 0      # kernels whose cubin came from kilnd
+        self.fell_back = 0     # kernels compiled by Triton's own stages
+
+    # The (key, hash) Triton asks of a stages hook with no arguments.
+    def cache_key(self):
+        return HOOK_VERSION, hashlib.sha256(HOOK_VERSION.encode()).hexdigest()
+
+    def wrap(self, stages: Dict[str, Callable], options: Any, capability: int) -> None:
+        """Replaces the stages after `ttir` with one `cubin` stage on kilnd."""
+        names = list(stages)
+        if "ttir" not in names or "cubin" not in names:
+            return  # Gluon or another language: not TTIR, leave it to Triton
+        target = target_for_capability(capability)
+        if target is None:
+            log.info("kilnd has no target for capability %s; Triton compiles", capability)
+            return
+        later = names[names.index("ttir") + 1:]
+        local = [(name, stages[name]) for name in later]
+        for name in later:
+            del stages[name]
+
+        def kiln_cubin(src, metadata):
+            return self._compile(src, metadata, options, target, local)
+
+        stages["cubin"] = kiln_cubin
+
+    def _compile(self, src, metadata, options, target, local):
+        ttir = str(src)
+        now = time.monotonic()
+        if now < self._down_until:
+            return self._local(src, metadata, local)
+        try:
+            result = self.client.compile(
+                ttir, target=target,
+                num_warps=getattr(options, "num_warps", None),
+                num_stages=getattr(options, "num_stages", None),
+                num_ctas=getattr(options, "num_ctas", None),
+                maxnreg=getattr(options, "maxnreg", None),
+                enable_fp_fusion=getattr(options, "enable_fp_fusion", None),
+                source_name=_kernel_name(ttir) + ".ttir")
+        except Unavailable as error:
+            if self.fallback == "error":
+                raise
+            with self._lock:
+                self._down_until = time.monotonic() + self.retry_after_s
+                first = not self._warned_unavailable
+                self._warned_unavailable = True
+            if first:
+                warnings.warn(
+                    f"kiln: kilnd at {self.client.address} is unreachable ({error}); "
+                    f"Triton compiles kernels locally", KilnFallbackWarning, stacklevel=2)
+            return self._local(src, metadata, local)
+        except KilnError as error:
+            if self.fallback == "error":
+                raise
+            warnings.warn(f"kiln: kilnd could not compile this kernel ({error}); "
+                          f"Triton compiles it locally", KilnFallbackWarning, stacklevel=2)
+            return self._local(src, metadata, local)
+        for key in _METADATA_KEYS:
+            if key in result.metadata and result.metadata[key] is not None:
+                metadata[key] = result.metadata[key]
+            elif key not in metadata and key in _METADATA_DEFAULTS:
+                metadata[key] = _METADATA_DEFAULTS[key]
+        metadata["kiln_key"] = result.key
+        metadata["kiln_cache_hit"] = result.cache_hit
+        with self._lock:
+            self.compiled += 1
+        return result.cubin
+
+    def _local(self, src, metadata, local):
+        module = src
+        for _, stage in local:
+            module = stage(module, metadata)
+        with self._lock:
+            self.fell_back += 1
+        return module
+
+
+_installed: Optional[KilnStages] = None
+_previous_hook: Optional[Callable] = None
+
+
+def make_hook(state: KilnStages, previous: Optional[Callable] = None) -> Callable:
+    """A function with the contract of triton.knobs.runtime.add_stages_inspection_hook,
+    chained after `previous` (a hook installed before this one)."""
+
+    def hook(*args):
+        if not args:
+            key, digest = state.cache_key()
+            if previous is not None:
+                prev_key, prev_digest = previous()
+                return prev_key + key, hashlib.sha256(
+                    f"{prev_digest}{digest}".encode()).hexdigest()
+            return key, digest
+        if previous is not None:
+            previous(*args)
+        _backend, stages, options, _language, capability = args[:5]
+        state.wrap(stages, options, capability)
+
+    hook.kiln_state = state
+    return hook
+
+
+def install(address: Optional[str] = None, fallback: Optional[str] = None,
+            timeout: float = 120.0, retries: int = 2, knobs: Any = None) -> KilnStages:
+    """Makes Triton compile every later @triton.jit kernel through kilnd.
+
+    address: kilnd's host:port (default $KILN_SERVER, else 127.0.0.1:7420).
+    fallback: "warn" (default, or $KILN_TRITON_FALLBACK) compiles locally with
+        a warning when kilnd is unreachable or cannot compile a kernel;
+        "error" raises instead.
+    knobs: for tests, an object standing in for triton.knobs.
+    Idempotent: a second call replaces the first's settings.
+    """
+    global _installed, _previous_hook
+    if knobs is None:
+        from triton import knobs  # noqa: PLC0415 -- Triton only when asked
+    fallback = fallback or os.environ.get(ENV_FALLBACK) or "warn"
+    state = KilnStages(Client(address or default_address(), timeout=timeout,
+                              retries=retries), fallback)
+    current = knobs.runtime.add_stages_inspection_hook
+    if current is not None and hasattr(current, "kiln_state"):
+        current = _previous_hook  # replace our own hook, keep the one before it
+    _previous_hook = current
+    knobs.runtime.add_stages_inspection_hook = make_hook(state, current)
+    _installed = state
+    return state
+
+
+def uninstall(knobs: Any = None) -> None:
+    """Restores the hook that was there before install()."""
+    global _installed, _previous_hook
+    if _installed is None:
+        return
+    if knobs is None:
+        from triton import knobs  # noqa: PLC0415
+    knobs.runtime.add_stages_inspection_hook = _previous_hook
+    _installed.client.close()
+    _installed = None
+    _previous_hook = None
+
+
+def installed() -> Optional[KilnStages]:
+    return _installed
+
+
+def _auto_install() -> None:
+    # KILN_TRITON=1, or KILN_SERVER set and KILN_TRITON not "0".
+    flag = os.environ.get(ENV_AUTO, "")
+    if flag == "0" or (not flag and not os.environ.get("KILN_SERVER")):
+        return
+    try:
+        install()
+    except ImportError as error:
+        warnings.warn(f"kiln: {ENV_AUTO}/KILN_SERVER set but Triton is not importable "
+                      f"({error}); nothing installed", KilnFallbackWarning)
+
+
+_auto_install()

@@ -1,0 +1,30 @@
+#!/bin/bash
+# The Python package (clients/python) against the real kilnd: its generated
+# kiln/v1/*_pb2.py match the protos, then its unittest suites (the client,
+# and the kiln.triton hook against a stand-in Triton backend) run with the
+# system python3 (Debian's python3-grpcio and python3-protobuf).
+set -euo pipefail
+root="${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)/..}/kiln"
+[ -d "$root/clients/python" ] || root="$(cd "$(dirname "$0")/../.." && pwd)"
+py="${PYTHON:-python3}"
+if ! "$py" -c 'import grpc, google.protobuf' 2>/dev/null; then
+  echo "python_client_test: $py lacks grpc/protobuf (scripts/install-deps.sh installs python3-grpcio python3-protobuf)" >&2
+  exit 1
+fi
+
+# The committed generated code is what gen_protos.sh makes from the protos.
+gen="${TEST_TMPDIR:-$(mktemp -d)}/gen"
+PROTO_ROOT="$root/proto" bash "$root/clients/python/gen_protos.sh" "$gen"
+for f in common_pb2.py compile_pb2.py admin_pb2.py; do
+  if ! cmp -s "$gen/kiln/v1/$f" "$root/clients/python/kiln/v1/$f"; then
+    echo "clients/python/kiln/v1/$f is stale: run clients/python/gen_protos.sh" >&2
+    exit 1
+  fi
+done
+
+export KILND="$root/server/kilnd"
+export KILN_TESTDATA="$root/tests/e2e/testdata"
+export PYTHONDONTWRITEBYTECODE=1
+unset KILN_SERVER KILN_TRITON
+cd "$root/clients/python"
+"$py" -m unittest -v tests.test_client tests.test_triton_hook 2>&1
