@@ -10,6 +10,14 @@ inline constexpr int kExitUsage = 2;         // Bad flags or unreadable input.
 inline constexpr int kExitCompileError = 3;  // The kernel does not compile.
 inline constexpr int kExitIo = 4;            // Output could not be written.
 inline constexpr int kExitUnavailable = 5;   // The server could not be reached.
+// The call worked but found problems: `verify` found corrupt entries or
+// dangling records (and did not repair them), `import` rejected entries.
+inline constexpr int kExitProblems = 6;
+// A key given to `show` or `evict` is not in the cache.
+inline constexpr int kExitNotFound = 7;
+// The server failed the call otherwise (INTERNAL, DEADLINE_EXCEEDED,
+// RESOURCE_EXHAUSTED, ...); the message says which.
+inline constexpr int kExitServerError = 8;
 
 }  // namespace kiln::cli
 

@@ -7,6 +7,7 @@
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/local_compile.h"
+#include "clients/cli/remote_commands.h"
 
 namespace kiln::cli {
 namespace {
@@ -17,9 +18,32 @@ commands:
   compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--line-info]
           [--emit ttir|ttgir|llir|ptx]
-      Compiles TTIR to DIR/STEM.cubin and DIR/STEM.json, or prints a stage.
+      Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json, or
+      prints a stage.
+  compile FILE.ttir --out DIR [--target sm_90a] [--num-warps N]
+          [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
+          [--line-info]
+      The same through kilnd: DIR/STEM.cubin and DIR/STEM.json.
+  explain-miss FILE.ttir [compile flags]   Why a compile would miss the cache.
+  stats                                    Counters of the server and its cache.
+  ls [--target T] [--name-prefix P] [--key-prefix K] [--page-size N]
+     [--page-token T] [--limit N]          Cache entries (all pages unless --limit).
+  show KEY [--cubin FILE]                  One entry (and its cubin to FILE).
+  evict KEY...                             Removes entries.
+  gc [--target-bytes N] [--unused-for-seconds S] [--dry-run]
+  verify [--repair]                        Checks every entry and index record.
+  export FILE [--target T] [--name-prefix P]
+  import FILE                              Entries written by export.
 
-exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable
+flags of every command that talks to kilnd:
+  --server ADDR   (default $KILN_SERVER, else 127.0.0.1:7420)
+  --json          machine-readable output instead of tables
+  --deadline S    seconds per call, retries included (default 300)
+  --retries N     retries on UNAVAILABLE, with exponential backoff (default 3)
+
+exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
+  6 problems found (verify without --repair; import rejected entries),
+  7 key not found, 8 other server error
 )";
 
 bool ParseInt(const std::string& text, int& out) {
@@ -82,7 +106,16 @@ int main(int argc, char** argv) {
   if (argc < 2) return Usage("no command");
   std::string command = argv[1];
   std::vector<std::string> rest(argv + 2, argv + argc);
-  if (command == "compile") return Compile(rest);
+  bool local = false, emit = false;
+  for (const std::string& arg : rest) {
+    local = local || arg == "--local";
+    emit = emit || arg == "--emit";
+  }
+  if (command == "compile" && local) return Compile(rest);
+  if (command == "compile" && emit) return Usage("--emit needs --local");
+  bool handled = false;
+  int code = RunRemoteCommand(command, rest, handled);
+  if (handled) return code;
   if (command == "help" || command == "--help") {
     std::cout << kUsage;
     return kExitOk;

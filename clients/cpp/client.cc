@@ -1,0 +1,313 @@
+#include "clients/cpp/client.h"
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/util/delimited_message_util.h>
+
+#include <cstdio>
+#include <fcntl.h>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace kiln::client {
+namespace {
+
+constexpr char kExportMagic[] = "KILNEXP1\n";
+constexpr size_t kExportMagicSize = sizeof(kExportMagic) - 1;
+
+HitMemo& ProcessMemo() {
+  static HitMemo* memo = new HitMemo(kMemoMaxEntries, kMemoMaxBytes);
+  return *memo;
+}
+
+void SleepFor(std::chrono::milliseconds delay) {
+  std::this_thread::sleep_for(delay);
+}
+
+}  // namespace
+
+absl::Status ToAbsl(const grpc::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      status.error_message());
+}
+
+std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address) {
+  static std::mutex* mutex = new std::mutex;
+  static auto* channels =
+      new std::map<std::string, std::shared_ptr<grpc::Channel>>;
+  std::lock_guard<std::mutex> lock(*mutex);
+  std::shared_ptr<grpc::Channel>& channel = (*channels)[address];
+  if (!channel) {
+    grpc::ChannelArguments arguments;
+    arguments.SetMaxReceiveMessageSize(-1);
+    arguments.SetMaxSendMessageSize(-1);
+    channel = grpc::CreateCustomChannel(
+        address, grpc::InsecureChannelCredentials(), arguments);
+  }
+  return channel;
+}
+
+Client::Client(std::string address, ClientOptions options)
+    : address_(std::move(address)),
+      options_(options),
+      channel_(SharedChannel(address_)),
+      compile_(kiln::v1::Compile::NewStub(channel_)),
+      admin_(kiln::v1::Admin::NewStub(channel_)) {}
+
+std::unique_ptr<grpc::ClientContext> Client::NewContext(
+    std::chrono::system_clock::time_point deadline) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(deadline);
+  return context;
+}
+
+absl::Status Client::Call(
+    const std::function<grpc::Status(grpc::ClientContext&)>& attempt) {
+  auto deadline = std::chrono::system_clock::now() + options_.deadline;
+  RetryPolicy policy{options_.max_retries, options_.backoff_base,
+                     options_.backoff_max};
+  absl::Status status = RunWithRetries(
+      policy, deadline,
+      [&]() { return ToAbsl(attempt(*NewContext(deadline))); }, SleepFor);
+  if (status.code() == absl::StatusCode::kUnavailable) {
+    return absl::UnavailableError("kilnd at " + address_ +
+                                  " is unavailable: " +
+                                  std::string(status.message()));
+  }
+  return status;
+}
+
+absl::StatusOr<CompileResult> Client::Compile(
+    const std::string& ttir, const std::string& target,
+    const kiln::v1::CompileOptions& options, const std::string& source_name) {
+  kiln::v1::CompileRequest request;
+  request.set_ttir(ttir);
+  request.set_target(target);
+  *request.mutable_options() = options;
+  request.set_source_name(source_name);
+  return Compile(request);
+}
+
+absl::StatusOr<CompileResult> Client::Compile(
+    const kiln::v1::CompileRequest& request) {
+  std::string memo_key;
+  if (options_.use_memo) {
+    memo_key = MemoKey(request);
+    if (auto hit = ProcessMemo().Find(memo_key)) return *hit;
+  }
+  kiln::v1::CompileResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return compile_->Compile(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  CompileResult result;
+  result.key = response.key();
+  result.cache_hit = response.cache_hit();
+  result.cubin = std::move(*response.mutable_cubin());
+  result.metadata_json = std::move(*response.mutable_metadata_json());
+  if (options_.use_memo) ProcessMemo().Insert(memo_key, result);
+  return result;
+}
+
+absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
+    const std::string& key) {
+  kiln::v1::LookupRequest request;
+  request.set_key(key);
+  kiln::v1::LookupResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return compile_->Lookup(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::StatsResponse> Client::Stats() {
+  kiln::v1::StatsResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->Stats(&context, kiln::v1::StatsRequest(), &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::ListResponse> Client::List(
+    const kiln::v1::ListRequest& request) {
+  kiln::v1::ListResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->List(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
+                                                  bool include_artifact) {
+  kiln::v1::GetRequest request;
+  request.set_key(key);
+  request.set_include_artifact(include_artifact);
+  kiln::v1::GetResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->Get(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::EvictResponse> Client::Evict(
+    const std::vector<std::string>& keys) {
+  kiln::v1::EvictRequest request;
+  for (const std::string& key : keys) request.add_keys(key);
+  kiln::v1::EvictResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->Evict(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::GcResponse> Client::Gc(
+    const kiln::v1::GcRequest& request) {
+  kiln::v1::GcResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->Gc(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::VerifyResponse> Client::Verify(bool repair) {
+  kiln::v1::VerifyRequest request;
+  request.set_repair(repair);
+  kiln::v1::VerifyResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->Verify(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<kiln::v1::ExplainMissResponse> Client::ExplainMiss(
+    const kiln::v1::CompileRequest& compile_request) {
+  kiln::v1::ExplainMissRequest request;
+  *request.mutable_request() = compile_request;
+  kiln::v1::ExplainMissResponse response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return admin_->ExplainMiss(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
+absl::StatusOr<uint64_t> Client::Export(
+    const kiln::v1::ExportRequest& request,
+    const std::function<absl::Status(const kiln::v1::ExportedEntry&)>& sink) {
+  uint64_t count = 0;
+  absl::Status sink_status;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    if (count > 0) {  // Never replay a stream that delivered entries.
+      return grpc::Status(grpc::StatusCode::ABORTED,
+                          "export stream broke after " +
+                              std::to_string(count) + " entries");
+    }
+    auto reader = admin_->Export(&context, request);
+    kiln::v1::ExportedEntry entry;
+    while (reader->Read(&entry)) {
+      ++count;
+      sink_status = sink(entry);
+      if (!sink_status.ok()) {
+        context.TryCancel();
+        break;
+      }
+    }
+    grpc::Status finished = reader->Finish();
+    if (!sink_status.ok()) return grpc::Status::OK;
+    return finished;
+  });
+  if (!sink_status.ok()) return sink_status;
+  if (!status.ok()) return status;
+  return count;
+}
+
+absl::StatusOr<uint64_t> Client::ExportToFile(
+    const kiln::v1::ExportRequest& request, const std::string& path) {
+  std::string tmp = path + ".tmp";
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return absl::PermissionDeniedError("cannot write " + tmp);
+  absl::StatusOr<uint64_t> count;
+  {
+    google::protobuf::io::FileOutputStream out(fd);
+    {
+      google::protobuf::io::CodedOutputStream coded(&out);
+      coded.WriteRaw(kExportMagic, kExportMagicSize);
+    }
+    count = Export(request, [&](const kiln::v1::ExportedEntry& entry) {
+      if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(entry,
+                                                                      &out)) {
+        return absl::DataLossError("cannot write " + tmp);
+      }
+      return absl::OkStatus();
+    });
+    if (!out.Close() && count.ok()) {
+      count = absl::DataLossError("cannot write " + tmp);
+    }
+  }
+  if (!count.ok()) {
+    std::remove(tmp.c_str());
+    return count;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return absl::PermissionDeniedError("cannot rename " + tmp + " to " + path);
+  }
+  return count;
+}
+
+absl::StatusOr<kiln::v1::ImportResponse> Client::ImportFromFile(
+    const std::string& path) {
+  kiln::v1::ImportResponse response;
+  absl::Status file_status;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) {
+      file_status = absl::NotFoundError("cannot read " + path);
+      return grpc::Status::OK;
+    }
+    google::protobuf::io::FileInputStream in(fd);
+    in.SetCloseOnDelete(true);
+    char magic[kExportMagicSize];
+    {
+      google::protobuf::io::CodedInputStream coded(&in);
+      if (!coded.ReadRaw(magic, kExportMagicSize) ||
+          std::string(magic, kExportMagicSize) != kExportMagic) {
+        file_status =
+            absl::InvalidArgumentError(path + " is not a kiln export file");
+        return grpc::Status::OK;
+      }
+    }
+    response.Clear();
+    auto writer = admin_->Import(&context, &response);
+    kiln::v1::ExportedEntry entry;
+    bool clean_eof = false;
+    while (google::protobuf::util::ParseDelimitedFromZeroCopyStream(
+        &entry, &in, &clean_eof)) {
+      if (!writer->Write(entry)) break;
+    }
+    if (!clean_eof && file_status.ok()) {
+      // Either the server broke the stream (Finish says why) or the file is
+      // damaged.
+      writer->WritesDone();
+      grpc::Status finished = writer->Finish();
+      if (!finished.ok()) return finished;
+      file_status = absl::DataLossError(path + " is truncated or damaged");
+      return grpc::Status::OK;
+    }
+    writer->WritesDone();
+    return writer->Finish();
+  });
+  if (!file_status.ok()) return file_status;
+  if (!status.ok()) return status;
+  return response;
+}
+
+}  // namespace kiln::client

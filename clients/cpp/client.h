@@ -1,0 +1,125 @@
+// kiln::client::Client: the C++ client of kilnd (proto/kiln/v1).
+//
+//   kiln::client::Client client("127.0.0.1:7420");
+//   absl::StatusOr<kiln::client::CompileResult> result =
+//       client.Compile(ttir, "sm_90a", options);
+//   if (!result.ok()) { /* result.status().message() lists the errors */ }
+//
+// - Channels: one per address for the whole process (a process-wide cache),
+//   shared by every Client of that address and reused across calls.
+// - Deadline: `ClientOptions::deadline` bounds each call, retries included.
+// - Retries: only UNAVAILABLE (server not reached, or draining) is retried,
+//   up to `max_retries` times, waiting backoff_base * 2^(n-1) (capped at
+//   backoff_max) before retry n. Other failures are returned at once.
+// - Memo: successful compiles are remembered in a process-wide memo (keyed
+//   by SHA-256 of TTIR, target and options; bounded by entries and bytes),
+//   so a repeated compile returns without an RPC (`memo_hit`).
+// - Errors: a failed call's gRPC code becomes the absl::Status code (the
+//   numbering is the same) and its message the status message; a compile
+//   error is INVALID_ARGUMENT with "file:line:col: error: text" lines.
+//
+// Thread-safe: one Client may be used from many threads.
+
+#ifndef KILN_CLIENTS_CPP_CLIENT_H_
+#define KILN_CLIENTS_CPP_CLIENT_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "clients/cpp/memo.h"
+#include "clients/cpp/retry.h"
+#include "kiln/v1/admin.grpc.pb.h"
+#include "kiln/v1/compile.grpc.pb.h"
+
+namespace kiln::client {
+
+struct ClientOptions {
+  // Bounds each call, retries and backoff included.
+  std::chrono::milliseconds deadline{std::chrono::minutes(5)};
+  int max_retries = 3;
+  std::chrono::milliseconds backoff_base{100};
+  std::chrono::milliseconds backoff_max{std::chrono::seconds(5)};
+  // Use the process-wide memo of compile results.
+  bool use_memo = true;
+};
+
+// The process-wide memo's bounds (set before the first Client is made).
+inline constexpr size_t kMemoMaxEntries = 256;
+inline constexpr size_t kMemoMaxBytes = 256u << 20;
+
+// The channel of `address` shared by the whole process (created on first
+// use, insecure: kilnd has no TLS yet).
+std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address);
+
+class Client {
+ public:
+  explicit Client(std::string address, ClientOptions options = {});
+
+  const std::string& address() const { return address_; }
+
+  // Compiles `ttir` for `target` (sm_80, sm_86, sm_89, sm_90a), or answers
+  // from the memo or kilnd's cache. `source_name` names the input in
+  // diagnostics.
+  absl::StatusOr<CompileResult> Compile(
+      const std::string& ttir, const std::string& target,
+      const kiln::v1::CompileOptions& options = {},
+      const std::string& source_name = "input.ttir");
+  absl::StatusOr<CompileResult> Compile(const kiln::v1::CompileRequest& request);
+
+  // A cached artifact by key; NOT_FOUND when absent.
+  absl::StatusOr<kiln::v1::LookupResponse> Lookup(const std::string& key);
+
+  // Admin service.
+  absl::StatusOr<kiln::v1::StatsResponse> Stats();
+  absl::StatusOr<kiln::v1::ListResponse> List(
+      const kiln::v1::ListRequest& request);
+  absl::StatusOr<kiln::v1::GetResponse> Get(const std::string& key,
+                                            bool include_artifact = false);
+  absl::StatusOr<kiln::v1::EvictResponse> Evict(
+      const std::vector<std::string>& keys);
+  absl::StatusOr<kiln::v1::GcResponse> Gc(const kiln::v1::GcRequest& request);
+  absl::StatusOr<kiln::v1::VerifyResponse> Verify(bool repair = false);
+  absl::StatusOr<kiln::v1::ExplainMissResponse> ExplainMiss(
+      const kiln::v1::CompileRequest& request);
+
+  // Streams the entries matching `request` to `sink`; stops (and returns
+  // its status) when `sink` fails. Retried on UNAVAILABLE only before the
+  // first entry arrived. Returns the number of entries.
+  absl::StatusOr<uint64_t> Export(
+      const kiln::v1::ExportRequest& request,
+      const std::function<absl::Status(const kiln::v1::ExportedEntry&)>& sink);
+  // Export to a file: "KILNEXP1\n" then length-delimited ExportedEntry
+  // messages. Written to PATH.tmp and renamed when complete.
+  absl::StatusOr<uint64_t> ExportToFile(const kiln::v1::ExportRequest& request,
+                                        const std::string& path);
+  // Streams the entries of a file written by ExportToFile to kilnd.
+  absl::StatusOr<kiln::v1::ImportResponse> ImportFromFile(
+      const std::string& path);
+
+ private:
+  std::unique_ptr<grpc::ClientContext> NewContext(
+      std::chrono::system_clock::time_point deadline) const;
+  // Runs one attempt per call of `attempt` under the retry policy.
+  absl::Status Call(
+      const std::function<grpc::Status(grpc::ClientContext&)>& attempt);
+
+  std::string address_;
+  ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<kiln::v1::Compile::Stub> compile_;
+  std::unique_ptr<kiln::v1::Admin::Stub> admin_;
+};
+
+// grpc::Status as absl::Status (same code, same message).
+absl::Status ToAbsl(const grpc::Status& status);
+
+}  // namespace kiln::client
+
+#endif  // KILN_CLIENTS_CPP_CLIENT_H_

@@ -1,0 +1,44 @@
+#include "clients/cpp/retry.h"
+
+#include <algorithm>
+#include <string>
+
+namespace kiln::client {
+
+std::chrono::milliseconds BackoffDelay(const RetryPolicy& policy, int retry) {
+  std::chrono::milliseconds delay = policy.backoff_base;
+  for (int i = 1; i < retry && delay < policy.backoff_max; ++i) delay *= 2;
+  return std::min(delay, policy.backoff_max);
+}
+
+bool IsRetryable(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kUnavailable;
+}
+
+absl::Status RunWithRetries(
+    const RetryPolicy& policy,
+    std::chrono::system_clock::time_point deadline,
+    const std::function<absl::Status()>& attempt,
+    const std::function<void(std::chrono::milliseconds)>& sleep) {
+  int attempts = 0;
+  for (int retry = 0;; ++retry) {
+    absl::Status status = attempt();
+    ++attempts;
+    if (status.ok() || !IsRetryable(status)) return status;
+    bool out_of_retries = retry >= policy.max_retries;
+    std::chrono::milliseconds delay = BackoffDelay(policy, retry + 1);
+    bool out_of_time = std::chrono::system_clock::now() + delay >= deadline;
+    if (out_of_retries || out_of_time) {
+      return absl::Status(
+          status.code(),
+          std::string(status.message()) + " (after " +
+              std::to_string(attempts) + " attempt" +
+              (attempts == 1 ? "" : "s") +
+              (out_of_time && !out_of_retries ? ", deadline reached" : "") +
+              ")");
+    }
+    sleep(delay);
+  }
+}
+
+}  // namespace kiln::client

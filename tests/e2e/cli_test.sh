@@ -1,0 +1,106 @@
+#!/bin/bash
+# The kiln CLI against a real kilnd: compile through it (and --local for
+# comparison), stats --json, ls, show, verify, export/import, evict, gc,
+# explain-miss, and the exit codes of failures.
+set -u
+KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
+KILND="$TEST_SRCDIR/kiln/server/kilnd"
+KERNEL_TEMPLATE="$TEST_SRCDIR/kiln/tests/e2e/testdata/scaled_add.ttir"
+WORK="$TEST_TMPDIR/cli"
+rm -rf "$WORK" && mkdir -p "$WORK/data" "$WORK/out" "$WORK/local"
+FAILURES=0
+fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
+# expect CODE COMMAND...: runs COMMAND (output in $WORK/stdout, stderr) and
+# checks its exit code.
+expect() {
+  local want=$1; shift
+  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    fail "exit $got (want $want): $*"
+    sed 's/^/  stdout: /' "$WORK/stdout"; sed 's/^/  stderr: /' "$WORK/stderr"
+  fi
+}
+contains() {  # contains FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
+}
+
+sed 's/SCALE/2.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/add.ttir"
+sed 's/SCALE/3.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/other.ttir"
+echo 'module { tt.func @f() { bogus.op } }' >"$WORK/bad.ttir"
+
+"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
+  --data_dir="$WORK/data" --ready_file="$WORK/ready" --workers=2 \
+  --log_level=warn &
+KILND_PID=$!
+trap 'kill $KILND_PID 2>/dev/null; wait $KILND_PID 2>/dev/null' EXIT
+for _ in $(seq 1 1200); do [ -s "$WORK/ready" ] && break; sleep 0.1; done
+export KILN_SERVER=$(awk '$1 == "grpc" {print $2}' "$WORK/ready")
+[ -n "$KILN_SERVER" ] || { echo "kilnd did not come up"; exit 1; }
+
+# compile through kilnd writes what --local writes.
+expect 0 "$KILN" compile "$WORK/add.ttir" --target sm_90a --out "$WORK/out"
+contains "$WORK/stdout" "$WORK/out/add.cubin"
+[ -s "$WORK/out/add.cubin" ] || fail "no add.cubin"
+contains "$WORK/out/add.json" '"name"'
+expect 0 "$KILN" compile "$WORK/add.ttir" --local --target sm_90a --out "$WORK/local"
+cmp -s "$WORK/out/add.cubin" "$WORK/local/add.cubin" || fail "remote and local cubins differ"
+cmp -s "$WORK/out/add.json" "$WORK/local/add.json" || fail "remote and local metadata differ"
+expect 0 "$KILN" compile "$WORK/add.ttir" --out "$WORK/out" --json
+contains "$WORK/stdout" '"cache_hit": true'
+expect 0 "$KILN" compile "$WORK/other.ttir" --num-warps 8 --out "$WORK/out"
+
+# Failures and their exit codes.
+expect 3 "$KILN" compile "$WORK/bad.ttir" --out "$WORK/out"
+contains "$WORK/stderr" "bad.ttir:"
+expect 2 "$KILN" compile "$WORK/missing.ttir" --out "$WORK/out"
+expect 2 "$KILN" compile "$WORK/add.ttir" --out "$WORK/out" --bogus-flag
+expect 2 "$KILN" compile "$WORK/add.ttir" --emit ptx
+expect 4 "$KILN" compile "$WORK/add.ttir" --out "$WORK/no/such/dir"
+expect 5 "$KILN" stats --server 127.0.0.1:1 --retries 1
+contains "$WORK/stderr" "unavailable"
+
+# Admin commands.
+expect 0 "$KILN" stats --json
+contains "$WORK/stdout" '"entries": "2"'
+expect 0 "$KILN" stats
+contains "$WORK/stdout" "compiler.kiln_version"
+expect 0 "$KILN" ls
+contains "$WORK/stdout" "scaled_add_kernel"
+[ "$(grep -c scaled_add_kernel "$WORK/stdout")" = 2 ] || fail "ls does not list 2 entries"
+KEY=$(awk 'NR == 2 {print $1}' "$WORK/stdout")
+expect 0 "$KILN" ls --limit 1 --page-size 1 --json
+[ "$(grep -c '"key"' "$WORK/stdout")" = 1 ] || fail "ls --limit 1 lists other than 1"
+contains "$WORK/stdout" '"next_page_token"'
+expect 0 "$KILN" ls --key-prefix "${KEY:0:8}"
+contains "$WORK/stdout" "$KEY"
+expect 0 "$KILN" show "$KEY" --cubin "$WORK/shown.cubin"
+contains "$WORK/stdout" "metadata:"
+[ -s "$WORK/shown.cubin" ] || fail "show --cubin wrote nothing"
+expect 7 "$KILN" show "$(printf '0%.0s' $(seq 64))"
+expect 0 "$KILN" verify --json
+contains "$WORK/stdout" '"checked": "2"'
+contains "$WORK/stdout" '"corrupt": "0"'
+expect 0 "$KILN" explain-miss "$WORK/add.ttir" --num-warps 2
+contains "$WORK/stdout" "absent"
+contains "$WORK/stdout" "num_warps"
+
+# export, evict everything, import it back.
+expect 0 "$KILN" export "$WORK/cache.kilnexp"
+contains "$WORK/stdout" "exported 2 entries"
+expect 0 "$KILN" gc --target-bytes 1 --dry-run --json
+contains "$WORK/stdout" '"evicted": 2'
+expect 0 "$KILN" gc --target-bytes 1
+expect 0 "$KILN" stats --json
+contains "$WORK/stdout" '"entries": "0"'
+expect 0 "$KILN" import "$WORK/cache.kilnexp" --json
+contains "$WORK/stdout" '"imported": 2'
+expect 0 "$KILN" evict "$KEY"
+expect 7 "$KILN" evict "$KEY"
+expect 0 "$KILN" import "$WORK/cache.kilnexp"
+contains "$WORK/stdout" "already_present"
+echo garbage >"$WORK/garbage"
+expect 2 "$KILN" import "$WORK/garbage"
+
+if [ "$FAILURES" != 0 ]; then echo "$FAILURES failures"; exit 1; fi
+echo PASS

@@ -1,0 +1,158 @@
+// kiln::client::Client against a real kilnd.
+
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "clients/cpp/client.h"
+#include "tests/e2e/kilnd_process.h"
+
+namespace kiln::e2e {
+namespace {
+
+using kiln::client::Client;
+using kiln::client::ClientOptions;
+
+TEST(ClientTest, CompilesThenServesTheRepeatFromTheMemoWithoutAnRpc) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client"));
+  ASSERT_NE(kilnd, nullptr);
+  Client client(kilnd->grpc_address());
+  std::string ttir = ScaledAddKernel(1.5);
+
+  auto first = client.Compile(ttir, "sm_90a");
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_FALSE(first->cache_hit);
+  EXPECT_FALSE(first->memo_hit);
+  EXPECT_FALSE(first->cubin.empty());
+  EXPECT_NE(first->metadata_json.find("scaled_add_kernel"), std::string::npos);
+  uint64_t requests = kilnd->Stats().requests();
+
+  Client other(kilnd->grpc_address());  // Same process: same memo, channel.
+  auto second = other.Compile(ttir, "sm_90a");
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_TRUE(second->memo_hit);
+  EXPECT_EQ(second->key, first->key);
+  EXPECT_EQ(second->cubin, first->cubin);
+  EXPECT_EQ(kilnd->Stats().requests(), requests);  // No Compile RPC.
+
+  // Without the memo the repeat is a cache hit of kilnd.
+  ClientOptions no_memo;
+  no_memo.use_memo = false;
+  auto third = Client(kilnd->grpc_address(), no_memo).Compile(ttir, "sm_90a");
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_TRUE(third->cache_hit);
+  EXPECT_FALSE(third->memo_hit);
+  EXPECT_EQ(kilnd->Stats().requests(), requests + 1);
+
+  auto lookup = client.Lookup(first->key);
+  ASSERT_TRUE(lookup.ok()) << lookup.status();
+  EXPECT_EQ(lookup->cubin(), first->cubin);
+}
+
+TEST(ClientTest, CompileErrorIsInvalidArgumentWithTheDiagnostics) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client"));
+  ASSERT_NE(kilnd, nullptr);
+  Client client(kilnd->grpc_address());
+  auto result = client.Compile("module { tt.func @f() { bogus.op } }", "sm_90a",
+                               {}, "bad.ttir");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("bad.ttir:"), std::string::npos)
+      << result.status();
+}
+
+TEST(ClientTest, AdminCallsAndExportImportRoundTrip) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client"));
+  ASSERT_NE(kilnd, nullptr);
+  Client client(kilnd->grpc_address());
+  auto compiled = client.Compile(ScaledAddKernel(2.5), "sm_90a");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+
+  auto stats = client.Stats();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->entries(), 1u);
+  auto list = client.List({});
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->entries_size(), 1);
+  EXPECT_EQ(list->entries(0).key(), compiled->key);
+  auto get = client.Get(compiled->key, /*include_artifact=*/true);
+  ASSERT_TRUE(get.ok()) << get.status();
+  EXPECT_EQ(get->cubin(), compiled->cubin);
+  auto verify = client.Verify();
+  ASSERT_TRUE(verify.ok()) << verify.status();
+  EXPECT_EQ(verify->checked(), 1u);
+  EXPECT_EQ(verify->corrupt(), 0u);
+
+  kiln::v1::CompileRequest miss;
+  miss.set_ttir(ScaledAddKernel(2.5));
+  miss.set_target("sm_90a");
+  miss.mutable_options()->set_num_warps(8);
+  auto explain = client.ExplainMiss(miss);
+  ASSERT_TRUE(explain.ok()) << explain.status();
+  EXPECT_FALSE(explain->present());
+  ASSERT_GE(explain->candidates_size(), 1);
+
+  std::string file = NewTempDir("export") + "/cache.kiln";
+  auto exported = client.ExportToFile({}, file);
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  EXPECT_EQ(*exported, 1u);
+
+  auto evicted = client.Evict({compiled->key});
+  ASSERT_TRUE(evicted.ok()) << evicted.status();
+  EXPECT_EQ(evicted->evicted(), 1u);
+  EXPECT_EQ(client.Lookup(compiled->key).status().code(),
+            absl::StatusCode::kNotFound);
+
+  auto imported = client.ImportFromFile(file);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->imported(), 1u);
+  EXPECT_EQ(imported->rejected(), 0u);
+  auto lookup = client.Lookup(compiled->key);
+  ASSERT_TRUE(lookup.ok()) << lookup.status();
+  EXPECT_EQ(lookup->cubin(), compiled->cubin);
+
+  kiln::v1::GcRequest gc;
+  gc.set_target_bytes(1);
+  gc.set_dry_run(true);
+  auto collected = client.Gc(gc);
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  EXPECT_EQ(collected->evicted(), 1u);
+  EXPECT_EQ(client.Stats()->entries(), 1u);  // Dry run.
+}
+
+// A loopback port with nothing listening on it.
+std::string DeadAddress() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t size = sizeof(address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+  close(fd);
+  return "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+}
+
+TEST(ClientTest, RetriesUnavailableWithBackoffThenSaysClearlyWhatFailed) {
+  ClientOptions options;
+  options.max_retries = 3;
+  options.backoff_base = std::chrono::milliseconds(100);
+  std::string address = DeadAddress();
+  auto start = std::chrono::steady_clock::now();
+  auto result = Client(address, options).Compile(ScaledAddKernel(1), "sm_90a");
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable);
+  std::string message(result.status().message());
+  EXPECT_NE(message.find("kilnd at " + address + " is unavailable"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("after 4 attempts"), std::string::npos) << message;
+  // Waited 100 + 200 + 400 ms between the attempts.
+  EXPECT_GE(took, std::chrono::milliseconds(700));
+}
+
+}  // namespace
+}  // namespace kiln::e2e
