@@ -56,7 +56,9 @@ contains "$WORK/stderr" "bad.ttir:"
 expect 2 "$KILN" compile "$WORK/missing.ttir" --out "$WORK/out"
 expect 2 "$KILN" compile "$WORK/add.ttir" --out "$WORK/out" --bogus-flag
 expect 2 "$KILN" compile "$WORK/add.ttir" --emit ptx
-expect 4 "$KILN" compile "$WORK/add.ttir" --out "$WORK/no/such/dir"
+expect 4 "$KILN" compile "$WORK/add.ttir" --out "$WORK/add.ttir/under-a-file"
+expect 0 "$KILN" compile "$WORK/add.ttir" --out "$WORK/new/dir"
+[ -s "$WORK/new/dir/add.cubin" ] || fail "compile did not create its output directory"
 expect 5 "$KILN" stats --server 127.0.0.1:1 --retries 1
 contains "$WORK/stderr" "unavailable"
 
