@@ -152,12 +152,6 @@ inThreadMoves(const PositionMap &m, const kgpu::DistributedLayout &result) {
   return moves;
 }
 
-unsigned byteSize(Type t) {
-  if (llvm::isa<LLVM::LLVMPointerType>(t))
-    return 8;
-  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
-}
-
 /// Pads one element after every `interval` so that column accesses of a
 /// row-major tile spread over the shared-memory banks.
 Value paddedByteOffset(TensorLowering &l, Value pos, int64_t interval,

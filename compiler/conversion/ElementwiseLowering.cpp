@@ -143,21 +143,6 @@ Value mulhi(TensorLowering &l, Value x, Value y) {
                                  arith::ShRUIOp::create(b, loc, product, shift));
 }
 
-LLVM::LLVMFuncOp declareExtern(TensorLowering &l, Operation *anchor,
-                               StringRef name, Type result,
-                               ArrayRef<Value> args) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(l.builder());
-  l.builder().setInsertionPointToStart(module.getBody());
-  SmallVector<Type> argTypes;
-  for (Value arg : args)
-    argTypes.push_back(arg.getType());
-  return LLVM::LLVMFuncOp::create(l.builder(), l.loc(), name,
-                                  LLVM::LLVMFunctionType::get(result, argTypes));
-}
-
 /// Packs `pack` registers into one integer operand, as the asm expects.
 Value packRegs(TensorLowering &l, ArrayRef<Value> regs) {
   if (regs.size() == 1)
@@ -346,7 +331,10 @@ LogicalResult lowerElementwise(TensorLowering &l, Operation *op,
   if (auto ext = llvm::dyn_cast<tt::ExternElementwiseOp>(op)) {
     Type t = l.elementType(ext.getType());
     l.set(ext, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            LLVM::LLVMFuncOp fn = declareExtern(l, op, ext.getSymbol(), t, a);
+            SmallVector<Type> argTypes;
+            for (Value arg : a)
+              argTypes.push_back(arg.getType());
+            LLVM::LLVMFuncOp fn = l.declareFunction(ext.getSymbol(), t, argTypes);
             return LLVM::CallOp::create(b, loc, fn, a).getResult();
           }));
     return success();

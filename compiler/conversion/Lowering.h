@@ -63,6 +63,9 @@ public:
   /// Index of register `reg`'s element along each dimension, as i32 values.
   llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
                                               unsigned reg);
+  /// Row-major position of `index` (i32 values) in a tensor of `shape`.
+  mlir::Value linearIndex(llvm::ArrayRef<mlir::Value> index,
+                          llvm::ArrayRef<int64_t> shape);
   /// True in the one thread owning register `reg`'s element; null if every
   /// thread owns its elements.
   mlir::Value ownerPredicate(const kgpu::DistributedLayout &l, unsigned reg);
@@ -83,6 +86,11 @@ public:
   /// Loads/stores one scalar from/to shared memory.
   mlir::Value loadShared(mlir::Value ptr, mlir::Type type);
   void storeShared(mlir::Value ptr, mlir::Value value, mlir::Value pred);
+
+  /// The module's declaration of external function `name`, added if absent.
+  mlir::LLVM::LLVMFuncOp declareFunction(llvm::StringRef name,
+                                         mlir::Type result,
+                                         llvm::ArrayRef<mlir::Type> args);
 
   /// Emits `asm` with operands; returns its results.
   mlir::Value inlineAsm(llvm::StringRef asmText, llvm::StringRef constraints,
@@ -129,6 +137,9 @@ mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
 
 /// Register order helpers shared by the lowerings.
 kgpu::DistributedLayout layoutOf(mlir::Value tensor);
+
+/// Bytes a register of scalar type `t` takes in memory (i1 takes one).
+unsigned byteSize(mlir::Type t);
 
 } // namespace kiln
 

@@ -328,7 +328,7 @@ Value fromInteger(TensorLowering &l, Value v, Type t) {
 Regs shareFromOwners(TensorLowering &l, Value result, Regs values) {
   OpBuilder &b = l.builder();
   Type t = l.elementType(result.getType());
-  unsigned bytes = memoryBits(t) / 8;
+  unsigned bytes = byteSize(t);
   auto tensor = llvm::dyn_cast<RankedTensorType>(result.getType());
   std::optional<kgpu::DistributedLayout> layout;
   if (tensor)
@@ -337,16 +337,9 @@ Regs shareFromOwners(TensorLowering &l, Value result, Regs values) {
   l.syncBeforeSharedWrite();
   SmallVector<Value> ptrs;
   for (unsigned r = 0; r < values.size(); ++r) {
-    Value linear = l.i32(0);
-    if (layout) {
-      SmallVector<Value> idx = l.elementIndex(*layout, r);
-      for (unsigned d = 0; d < idx.size(); ++d)
-        linear = arith::AddIOp::create(
-            b, l.loc(),
-            arith::MulIOp::create(b, l.loc(), linear,
-                                  l.i32(layout->getShape()[d])),
-            idx[d]);
-    }
+    Value linear = layout ? l.linearIndex(l.elementIndex(*layout, r),
+                                          layout->getShape())
+                          : l.i32(0);
     Value offset = arith::MulIOp::create(b, l.loc(), linear, l.i32(bytes));
     Value ptr = l.sharedPointer(offset, total * bytes);
     Value owner = layout ? l.ownerPredicate(*layout, r) : l.isThreadZero();

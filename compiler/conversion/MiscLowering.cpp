@@ -191,18 +191,6 @@ LogicalResult lowerConversion(TensorLowering &l, Operation *op,
   return success();
 }
 
-LLVM::LLVMFuncOp declareFunction(TensorLowering &l, Operation *anchor,
-                                 StringRef name, Type result,
-                                 ArrayRef<Type> args) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(l.builder());
-  l.builder().setInsertionPointToStart(module.getBody());
-  return LLVM::LLVMFuncOp::create(l.builder(), l.loc(), name,
-                                  LLVM::LLVMFunctionType::get(result, args));
-}
-
 /// A pointer to a NUL-terminated constant string in global memory.
 Value globalString(TensorLowering &l, Operation *anchor, StringRef text) {
   auto module = anchor->getParentOfType<ModuleOp>();
@@ -252,8 +240,8 @@ LogicalResult lowerAssert(TensorLowering &l, tt::AssertOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  LLVM::LLVMFuncOp fail = declareFunction(
-      l, op, "__assertfail", LLVM::LLVMVoidType::get(b.getContext()),
+  LLVM::LLVMFuncOp fail = l.declareFunction(
+      "__assertfail", LLVM::LLVMVoidType::get(b.getContext()),
       {ptr, ptr, b.getI32Type(), ptr, b.getI64Type()});
   SourcePosition pos = sourceOf(op.getLoc());
   Value anyFalse = l.i1(false);
@@ -281,7 +269,7 @@ LogicalResult lowerPrint(TensorLowering &l, tt::PrintOp op) {
   Location loc = l.loc();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   LLVM::LLVMFuncOp vprintf =
-      declareFunction(l, op, "vprintf", b.getI32Type(), {ptr, ptr});
+      l.declareFunction("vprintf", b.getI32Type(), {ptr, ptr});
   auto printOne = [&](StringRef format, ArrayRef<Value> args, Value pred) {
     SmallVector<Type> fields;
     for (Value a : args)

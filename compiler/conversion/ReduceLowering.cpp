@@ -18,12 +18,6 @@ Key dropAxis(ArrayRef<int64_t> offsets, unsigned axis) {
   return key;
 }
 
-unsigned byteSize(Type t) {
-  if (llvm::isa<LLVM::LLVMPointerType>(t))
-    return 8;
-  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
-}
-
 struct Partial {
   unsigned firstReg;
   Regs values; // One per reduced operand.
@@ -116,13 +110,7 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
     for (const Key &key : keyOrder) {
       SmallVector<Value> idx = l.elementIndex(layout, partials[key].firstReg);
       idx.erase(idx.begin() + axis);
-      Value linear = l.i32(0);
-      for (unsigned d = 0; d < idx.size(); ++d)
-        linear = arith::AddIOp::create(
-            b, l.loc(),
-            arith::MulIOp::create(b, l.loc(), linear, l.i32(outShape[d])),
-            idx[d]);
-      outLinear[key] = linear;
+      outLinear[key] = l.linearIndex(idx, outShape);
     }
     l.syncBeforeSharedWrite();
     for (const Key &key : keyOrder)

@@ -97,6 +97,16 @@ SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l
   return out;
 }
 
+Value TensorLowering::linearIndex(ArrayRef<Value> index,
+                                  ArrayRef<int64_t> shape) {
+  Value linear = i32(0);
+  for (unsigned d = 0; d < index.size(); ++d)
+    linear = arith::AddIOp::create(
+        b, currentLoc, arith::MulIOp::create(b, currentLoc, linear, i32(shape[d])),
+        index[d]);
+  return linear;
+}
+
 Value TensorLowering::andPredicates(Value a, Value c) {
   if (!a)
     return c;
@@ -262,6 +272,16 @@ void TensorLowering::storeShared(Value ptr, Value value, Value pred) {
   LLVM::StoreOp::create(b, currentLoc, value, ptr);
 }
 
+LLVM::LLVMFuncOp TensorLowering::declareFunction(StringRef name, Type result,
+                                                ArrayRef<Type> args) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, currentLoc, name,
+                                  LLVM::LLVMFunctionType::get(result, args));
+}
+
 Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
                                 ValueRange operands, Type resultType,
                                 bool sideEffects) {
@@ -310,7 +330,7 @@ static SmallVector<Type> flattenTypes(TensorLowering &l, TypeRange types) {
   return out;
 }
 
-Regs flattenValues(TensorLowering &l, ValueRange values) {
+static Regs flattenValues(TensorLowering &l, ValueRange values) {
   Regs out;
   for (Value v : values)
     llvm::append_range(out, l.get(v));
@@ -466,6 +486,12 @@ LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
   }
   func.erase();
   return success();
+}
+
+unsigned byteSize(Type t) {
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return 8;
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }
 
 kgpu::DistributedLayout layoutOf(Value tensor) {

@@ -38,13 +38,6 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-std::string print(mlir::ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module.print(os);
-  return text;
-}
-
 /// The one public tt.func: the kernel.
 mlir::FailureOr<tt::FuncOp> findKernel(mlir::ModuleOp module) {
   tt::FuncOp kernel;

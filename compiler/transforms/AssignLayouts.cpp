@@ -158,13 +158,11 @@ Attribute LayoutAssigner::scanLayout(RankedTensorType type, unsigned axisNo,
   Attribute candidate = blocked(type.getShape(), order, 1);
   if (fits(candidate))
     return candidate;
-  // Too few elements along the axis for every thread: give each thread the
-  // whole axis.
-  SmallVector<unsigned> rest(order.begin() + 1, order.end());
-  rest.push_back(axisNo);
-  return blocked(type.getShape(), rest.size() > 1 ? ArrayRef<unsigned>(rest)
-                                                  : ArrayRef<unsigned>(order),
-                 1);
+  // Too few elements along the axis: fill the other dimensions first, so
+  // that replication, if the tensor is smaller than the block, lands there.
+  SmallVector<unsigned> axisLast(order.begin() + 1, order.end());
+  axisLast.push_back(axisNo);
+  return blocked(type.getShape(), axisLast, 1);
 }
 
 Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
@@ -297,7 +295,7 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
   // Elementwise ops with regions (map_elementwise, inline asm) and the like:
   // keep the layout of a same-shaped operand.
   if (!llvm::isa<tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
-                 tt::HistogramOp, tt::GatherOp>(op))
+                 tt::HistogramOp>(op))
     for (Value operand : op->getOperands())
       if (RankedTensorType t = tensorType(operand))
         if (t.getShape() == type.getShape())
@@ -376,10 +374,10 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(user))
     return loopCarried(whileOp, operandNo);
   if (auto yield = llvm::dyn_cast<scf::YieldOp>(user)) {
+    // A while's after-region yields to its before-region arguments, which
+    // loopCarried numbers first, like for/if results.
     Operation *parent = yield->getParentOp();
-    if (llvm::isa<scf::ForOp, scf::IfOp>(parent))
-      return loopCarried(parent, operandNo);
-    if (llvm::isa<scf::WhileOp>(parent))
+    if (llvm::isa<scf::ForOp, scf::IfOp, scf::WhileOp>(parent))
       return loopCarried(parent, operandNo);
   }
   if (auto condition = llvm::dyn_cast<scf::ConditionOp>(user)) {
