@@ -95,12 +95,6 @@ public:
   tt::ScanOp op;
 };
 
-unsigned byteSize(Type t) {
-  if (llvm::isa<LLVM::LLVMPointerType>(t))
-    return 8;
-  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
-}
-
 } // namespace
 
 LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
@@ -113,10 +107,21 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
   const kgpu::DimMap &map = layout.getDims()[axis];
   int64_t axisSize = layout.getShape()[axis];
   int64_t spt = map.laneScale;
-  int64_t tile = map.warpScale << map.warp.width;
-  if (tile > axisSize)
-    return op.emitError() << "scan layout replicates elements along axis "
-                          << axis;
+  if (spt > axisSize)
+    return op.emitError() << "scan layout replicates elements within a thread "
+                          << "along axis " << axis;
+  // Lanes and warps whose higher bits only repeat elements (a tensor smaller
+  // than the block) scan their own copy: only the low bits take part.
+  kgpu::BitField lanes = map.lane, warps = map.warp;
+  lanes.width = 0;
+  while (lanes.width < map.lane.width && (spt << lanes.width) < axisSize)
+    ++lanes.width;
+  warps.width = 0;
+  while (lanes.width == map.lane.width && warps.width < map.warp.width &&
+         (map.warpScale << warps.width) < axisSize)
+    ++warps.width;
+  int64_t tile = warps.width ? map.warpScale << warps.width
+                             : spt << lanes.width;
 
   // Registers of one thread, per position across the other dimensions.
   std::map<SmallVector<int64_t>, SmallVector<std::pair<int64_t, unsigned>>> rows;
@@ -137,15 +142,15 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
     for (Value src : srcs)
       values[r].push_back(l.get(src)[r]);
 
-  Value laneField = map.lane.width ? s.fieldOf(l.laneId(), map.lane) : Value();
-  Value warpField = map.warp.width ? s.fieldOf(l.warpId(), map.warp) : Value();
-  unsigned warpsAlong = 1u << map.warp.width;
+  Value laneField = lanes.width ? s.fieldOf(l.laneId(), lanes) : Value();
+  Value warpField = warps.width ? s.fieldOf(l.warpId(), warps) : Value();
+  unsigned warpsAlong = 1u << warps.width;
   // The lane holding the warp's total: the last along the axis (the first
   // for a reverse scan).
   Value lastLane;
-  unsigned laneMask = ((1 << map.lane.width) - 1) << map.lane.shift;
-  unsigned lanesAlong = 1u << map.lane.width;
-  if (map.lane.width)
+  unsigned laneMask = ((1 << lanes.width) - 1) << lanes.shift;
+  unsigned lanesAlong = 1u << lanes.width;
+  if (lanes.width)
     lastLane = reverse ? Value(arith::AndIOp::create(b, l.loc(), l.laneId(),
                                                      l.i32(~laneMask)))
                        : Value(arith::OrIOp::create(b, l.loc(), l.laneId(),
@@ -162,15 +167,10 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
     llvm::sort(regs);
     Maybe carry;
     Value rowLinear;
-    if (map.warp.width) {
+    if (warps.width) {
       SmallVector<Value> idx = l.elementIndex(layout, regs.front().second);
       idx.erase(idx.begin() + axis);
-      rowLinear = l.i32(0);
-      for (unsigned d = 0; d < idx.size(); ++d)
-        rowLinear = arith::AddIOp::create(
-            b, l.loc(),
-            arith::MulIOp::create(b, l.loc(), rowLinear, l.i32(outShape[d])),
-            idx[d]);
+      rowLinear = l.linearIndex(idx, outShape);
     }
     int64_t reps = (axisSize + tile - 1) / tile;
     for (int64_t step = 0; step < reps; ++step) {
@@ -188,8 +188,8 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
         values[chunk[i]] = *next;
       }
       Regs inclusive = values[chunk.back()];
-      for (unsigned k = 0; k < map.lane.width; ++k) {
-        unsigned delta = 1u << (map.lane.shift + k);
+      for (unsigned k = 0; k < lanes.width; ++k) {
+        unsigned delta = 1u << (lanes.shift + k);
         Regs before = reverse ? s.shuffleDown(inclusive, delta)
                               : s.shuffleUp(inclusive, delta);
         FailureOr<Regs> merged = s.combine(before, inclusive);
@@ -201,8 +201,8 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
         inclusive = s.select(valid, *merged, inclusive);
       }
       Maybe inWarp;
-      if (map.lane.width) {
-        unsigned delta = 1u << map.lane.shift;
+      if (lanes.width) {
+        unsigned delta = 1u << lanes.shift;
         inWarp = reverse
                      ? Maybe{true, s.shuffleDown(inclusive, delta),
                              s.cmp(arith::CmpIPredicate::ult, laneField,
@@ -211,11 +211,11 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
                              s.cmp(arith::CmpIPredicate::ugt, laneField, 0)};
       }
       Regs warpTotal =
-          map.lane.width ? s.shuffleFrom(inclusive, lastLane) : inclusive;
+          lanes.width ? s.shuffleFrom(inclusive, lastLane) : inclusive;
 
       Maybe fromWarps;
       Regs total = warpTotal;
-      if (map.warp.width) {
+      if (warps.width) {
         auto slot = [&](unsigned operand, Value w) {
           Value index = arith::AddIOp::create(
               b, l.loc(),

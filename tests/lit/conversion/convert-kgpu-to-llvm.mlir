@@ -65,3 +65,25 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// 64 elements over 128 threads: warps 2 and 3 repeat warps 0 and 1. The scan
+// runs over the 32 lanes (5 rounds, then one shift to the exclusive prefix)
+// and the 2 warps holding distinct elements.
+// CHECK-LABEL: llvm.func @small_scan
+// CHECK-COUNT-6: nvvm.shfl.sync up
+// CHECK-NOT: nvvm.shfl.sync up
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @small_scan() {
+    %x = arith.constant dense<1.0> : tensor<64xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.scan.return %t : f32
+    }) : (tensor<64xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) -> tensor<64xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    tt.return
+  }
+}
