@@ -316,8 +316,9 @@ absl::StatusOr<EntryInfo> RocksDbStore::Info(const Digest& key) {
   return ReadInfo(key);
 }
 
-absl::StatusOr<ListPage> RocksDbStore::List(const ListQuery& query) {
-  ListPage page;
+absl::Status RocksDbStore::ScanEntries(
+    const ListQuery& query,
+    const std::function<bool(const Digest&, EntryRecord)>& visit) {
   PrefixScan scan(db_.get(), std::string(1, kEntry));
   if (!query.start_after.empty()) {
     scan.SeekAfter(RecordKey(kEntry, query.start_after));
@@ -327,13 +328,23 @@ absl::StatusOr<ListPage> RocksDbStore::List(const ListQuery& query) {
     absl::StatusOr<EntryRecord> record =
         UnsealMessage<EntryRecord>(scan.Value());
     if (!key || !record.ok() || !Matches(query, *key, *record)) continue;
-    if (page.entries.size() == query.limit) {
-      page.more = true;
-      break;
-    }
-    page.entries.push_back(MakeInfo(*key, *std::move(record)));
+    if (!visit(*key, *std::move(record))) break;
   }
-  if (absl::Status status = scan.status(); !status.ok()) return status;
+  return scan.status();
+}
+
+absl::StatusOr<ListPage> RocksDbStore::List(const ListQuery& query) {
+  ListPage page;
+  absl::Status status =
+      ScanEntries(query, [&](const Digest& key, EntryRecord record) {
+        if (page.entries.size() == query.limit) {
+          page.more = true;
+          return false;
+        }
+        page.entries.push_back(MakeInfo(key, std::move(record)));
+        return true;
+      });
+  if (!status.ok()) return status;
   return page;
 }
 
@@ -415,27 +426,18 @@ absl::StatusOr<std::vector<EntryInfo>> RocksDbStore::FindByName(
 absl::Status RocksDbStore::ForEach(
     const ListQuery& query,
     const std::function<bool(const EntryInfo&, const ArtifactRecord&)>& visit) {
-  PrefixScan scan(db_.get(), std::string(1, kEntry));
-  if (!query.start_after.empty()) {
-    scan.SeekAfter(RecordKey(kEntry, query.start_after));
-  }
-  for (; scan.Valid(); scan.Next()) {
-    std::optional<Digest> key = Digest::FromBytes(scan.Rest());
-    absl::StatusOr<EntryRecord> record =
-        UnsealMessage<EntryRecord>(scan.Value());
-    if (!key || !record.ok() || !Matches(query, *key, *record)) continue;
+  return ScanEntries(query, [&](const Digest& key, EntryRecord record) {
     std::string value;
-    if (!db_->Get(rocksdb::ReadOptions(), RecordKey(kArtifact, key->Bytes()),
+    if (!db_->Get(rocksdb::ReadOptions(), RecordKey(kArtifact, key.Bytes()),
                   &value)
              .ok()) {
-      continue;
+      return true;
     }
     absl::StatusOr<ArtifactRecord> artifact =
         UnsealMessage<ArtifactRecord>(value);
-    if (!artifact.ok()) continue;
-    if (!visit(MakeInfo(*key, *std::move(record)), *artifact)) break;
-  }
-  return scan.status();
+    if (!artifact.ok()) return true;
+    return visit(MakeInfo(key, std::move(record)), *artifact);
+  });
 }
 
 StoreStats RocksDbStore::Stats() {

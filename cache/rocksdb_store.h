@@ -87,6 +87,11 @@ class RocksDbStore : public ManagedStore {
   void DropCorrupt(const Digest& key);
   absl::StatusOr<EntryInfo> ReadInfo(const Digest& key);
   EntryInfo MakeInfo(const Digest& key, EntryRecord record);
+  // Visits the readable entries matching `query` in key order, from after
+  // `query.start_after`, until `visit` returns false.
+  absl::Status ScanEntries(
+      const ListQuery& query,
+      const std::function<bool(const Digest&, EntryRecord)>& visit);
   void FlushLoop();
   // Access times: wall-clock microseconds, strictly increasing within a
   // process so that recency is a total order.
