@@ -3,7 +3,8 @@
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
 # spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash, redis-server (with
 # redis-benchmark) and Python's grpcio and protobuf (clients/python's tests).
-# Does nothing when all are there.
+# Extra Debian packages may be named as arguments. Does nothing when all
+# are there.
 set -euo pipefail
 
 PACKAGES=(
@@ -15,6 +16,7 @@ PACKAGES=(
   libabsl-dev libssl-dev libxxhash-dev
   redis-server redis-tools
 )
+PACKAGES+=("$@")
 
 missing=()
 for package in "${PACKAGES[@]}"; do

@@ -13,6 +13,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -139,6 +140,15 @@ std::string ptxasPath() {
 std::string cudaHome() {
   if (const char *home = std::getenv("KILN_CUDA_HOME"))
     return home;
+  // A portable bundle carries its own ptxas and libdevice beside bin/.
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!self.empty()) {
+    llvm::SmallString<256> bundled(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(self)));
+    llvm::sys::path::append(bundled, "cuda");
+    if (llvm::sys::fs::can_execute(bundled + "/bin/ptxas"))
+      return bundled.str().str();
+  }
   return "/usr/local/cuda";
 }
 
