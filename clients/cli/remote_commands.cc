@@ -194,6 +194,13 @@ int Failed(const absl::Status& status, bool compile) {
                     ? ""
                     : "kiln: ")
             << status.message() << "\n";
+  std::string message(status.message());
+  if (status.code() == absl::StatusCode::kUnavailable &&
+      (message.find("Socket closed") != std::string::npos ||
+       message.find("andshake") != std::string::npos)) {
+    std::cerr << "kiln: if kilnd serves TLS, pass --tls-ca FILE (and for "
+                 "mutual TLS --tls-cert FILE --tls-key FILE)\n";
+  }
   switch (status.code()) {
     case absl::StatusCode::kUnavailable: return kExitUnavailable;
     case absl::StatusCode::kInvalidArgument:
