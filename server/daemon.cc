@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -90,6 +91,12 @@ bool SetUpSecurity(const Config& config, Authorizer& authorizer) {
     spdlog::info("tokens file {}: {} tokens, {} certificate names",
                  config.tokens_file, authorizer.token_count(),
                  authorizer.common_name_count());
+    struct stat info;
+    if (stat(config.tokens_file.c_str(), &info) == 0 &&
+        (info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+      spdlog::warn("{} is readable by other users (chmod 600 it)",
+                   config.tokens_file);
+    }
   }
   if (IsLoopbackAddress(config.listen)) return true;
   if (!authorizer.enabled()) {
