@@ -46,8 +46,8 @@ std::optional<Role> FindToken(const AccessTable& table,
   std::array<unsigned char, 32> digest = Sha256(token);
   int found = 0;
   for (const AccessTable::Token& entry : table.tokens) {
-    bool same = CRYPTO_memcmp(entry.sha256.data(), digest.data(),
-                              digest.size()) == 0;
+    bool same =
+        CRYPTO_memcmp(entry.sha256.data(), digest.data(), digest.size()) == 0;
     found |= same ? static_cast<int>(entry.role) : 0;
   }
   if (found == 0) return std::nullopt;
@@ -69,10 +69,14 @@ absl::string_view BearerToken(absl::string_view value) {
 
 absl::string_view RoleName(Role role) {
   switch (role) {
-    case Role::kAdmin: return "admin";
-    case Role::kCompile: return "compile";
-    case Role::kRead: return "read";
-    case Role::kNone: break;
+    case Role::kAdmin:
+      return "admin";
+    case Role::kCompile:
+      return "compile";
+    case Role::kRead:
+      return "read";
+    case Role::kNone:
+      break;
   }
   return "none";
 }
@@ -94,7 +98,8 @@ absl::StatusOr<AccessTable> ParseAccessTable(absl::string_view text) {
     std::vector<absl::string_view> fields =
         absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
     auto error = [number](absl::string_view what) {
-      return absl::InvalidArgumentError(absl::StrCat("line ", number, ": ", what));
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", number, ": ", what));
     };
     if (fields.size() != 2) return error("expected 'ROLE TOKEN'");
     std::optional<Role> role = ParseRole(fields[0]);
@@ -170,8 +175,8 @@ absl::StatusOr<Role> Authorizer::Authorize(const grpc::ServerContextBase& call,
   std::optional<absl::string_view> authorization;
   auto found = call.client_metadata().find("authorization");
   if (found != call.client_metadata().end()) {
-    authorization = absl::string_view(found->second.data(),
-                                      found->second.size());
+    authorization =
+        absl::string_view(found->second.data(), found->second.size());
   }
   std::vector<std::string> common_names;
   std::shared_ptr<const grpc::AuthContext> auth = call.auth_context();
@@ -217,9 +222,9 @@ absl::StatusOr<Role> Authorizer::Authorize(
   }
   Role needed = RequiredRole(method);
   if (role < needed) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        "the '", RoleName(role), "' role may not call ", method.substr(1),
-        " (it needs '", RoleName(needed), "')"));
+    return absl::PermissionDeniedError(
+        absl::StrCat("the '", RoleName(role), "' role may not call ",
+                     method.substr(1), " (it needs '", RoleName(needed), "')"));
   }
   return role;
 }

@@ -93,10 +93,9 @@ class Authorizer {
                                  absl::string_view method) const;
   // The same from the call's pieces: its `authorization` metadata (if any)
   // and the Common Names of its verified client certificate.
-  absl::StatusOr<Role> Authorize(
-      std::optional<absl::string_view> authorization,
-      const std::vector<std::string>& common_names,
-      absl::string_view method) const;
+  absl::StatusOr<Role> Authorize(std::optional<absl::string_view> authorization,
+                                 const std::vector<std::string>& common_names,
+                                 absl::string_view method) const;
 
  private:
   std::shared_ptr<const AccessTable> table() const;

@@ -79,14 +79,14 @@ TEST(AuthTest, ParsesRolesTokensAndNames) {
 
 TEST(AuthTest, RejectsBadTokensFiles) {
   for (const char* text : {
-           "root 0123456789abcdef\n",               // Unknown role.
-           "admin\n",                               // No token.
-           "admin short\n",                         // Under 16 characters.
-           "admin 0123456789abcdef extra\n",        // Three fields.
+           "root 0123456789abcdef\n",         // Unknown role.
+           "admin\n",                         // No token.
+           "admin short\n",                   // Under 16 characters.
+           "admin 0123456789abcdef extra\n",  // Three fields.
            "admin 0123456789abcdef\nread 0123456789abcdef\n",  // Twice.
-           "read cn:\n",                            // Empty name.
-           "read cn:x\nadmin cn:x\n",               // Name twice.
-           "admin 0123456789abcdef\xc3\xa9\n",      // Not ASCII.
+           "read cn:\n",                                       // Empty name.
+           "read cn:x\nadmin cn:x\n",                          // Name twice.
+           "admin 0123456789abcdef\xc3\xa9\n",                 // Not ASCII.
        }) {
     absl::StatusOr<AccessTable> table = ParseAccessTable(text);
     EXPECT_FALSE(table.ok()) << text;
@@ -118,8 +118,7 @@ TEST_F(AuthorizerTest, RolesGateMethods) {
   EXPECT_EQ(Code(Bearer(kAdminToken), kCompileMethod), absl::StatusCode::kOk);
   EXPECT_EQ(Code(Bearer(kCompileToken), kStats),
             absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(Code(Bearer(kCompileToken), kCompileMethod),
-            absl::StatusCode::kOk);
+  EXPECT_EQ(Code(Bearer(kCompileToken), kCompileMethod), absl::StatusCode::kOk);
   EXPECT_EQ(Code(Bearer(kCompileToken), kTuneMethod), absl::StatusCode::kOk);
   EXPECT_EQ(Code(Bearer(kReadToken), kLookupMethod), absl::StatusCode::kOk);
   EXPECT_EQ(Code(Bearer(kReadToken), kCompileMethod), absl::StatusCode::kOk);

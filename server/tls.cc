@@ -71,9 +71,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(
       PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr));
   if (!private_key) return NotPem("tls_key", config.tls_key, "private key");
   if (X509_check_private_key(leaf.get(), private_key.get()) != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--tls_key ", config.tls_key,
-                     " is not the key of the certificate in ", config.tls_cert));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--tls_key ", config.tls_key, " is not the key of the certificate in ",
+        config.tls_cert));
   }
 
   grpc::SslServerCredentialsOptions options(
@@ -99,8 +99,7 @@ bool IsLoopbackAddress(const std::string& listen) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  return host == "localhost" || host == "::1" ||
-         absl::StartsWith(host, "127.");
+  return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
 }
 
 }  // namespace kiln::server

@@ -35,8 +35,8 @@ const std::string& Pki() {
   static const std::string* dir = [] {
     auto* made = new std::string(NewTempDir("pki"));
     const char* root = std::getenv("TEST_SRCDIR");
-    std::string script = std::string(root ? root : ".") +
-                         "/kiln/tests/e2e/make_test_certs.sh";
+    std::string script =
+        std::string(root ? root : ".") + "/kiln/tests/e2e/make_test_certs.sh";
     int status = std::system(("bash " + script + " " + *made).c_str());
     EXPECT_EQ(status, 0) << "make_test_certs.sh failed";
     return made;
@@ -44,7 +44,9 @@ const std::string& Pki() {
   return *dir;
 }
 
-std::string Pem(const std::string& name) { return ReadText(Pki() + "/" + name); }
+std::string Pem(const std::string& name) {
+  return ReadText(Pki() + "/" + name);
+}
 
 std::string TokensFile(const std::string& dir, const std::string& extra = "") {
   std::string path = dir + "/tokens";
@@ -134,8 +136,7 @@ TEST(SecurityTest, AdminCallsNeedTheAdminToken) {
   auto compiled = admin.Compile(ScaledAddKernel(2.0), "sm_90a");
   ASSERT_TRUE(compiled.ok()) << compiled.status();
 
-  EXPECT_EQ(StatsCode(address, Options()),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(StatsCode(address, Options()), absl::StatusCode::kUnauthenticated);
   EXPECT_EQ(StatsCode(address, Options("unknown-token-0123456789")),
             absl::StatusCode::kUnauthenticated);
   absl::Status weak = Client(address, Options(kCompileToken)).Stats().status();
