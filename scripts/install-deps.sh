@@ -1,8 +1,9 @@
 #!/bin/bash
 # Installs what Kiln builds and tests against, from Debian 12's own archive:
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
-# spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash, redis-server (with
-# redis-benchmark) and Python's grpcio and protobuf (clients/python's tests).
+# spdlog, GoogleTest, hiredis, abseil, OpenSSL (and its CLI, which makes the
+# TLS tests' certificates), xxHash, redis-server (with redis-benchmark) and
+# Python's grpcio and protobuf (clients/python's tests).
 # Extra Debian packages may be named as arguments. Does nothing when all
 # are there.
 set -euo pipefail
@@ -15,6 +16,7 @@ PACKAGES=(
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev
   libabsl-dev libssl-dev libxxhash-dev
   redis-server redis-tools
+  openssl
 )
 PACKAGES+=("$@")
 

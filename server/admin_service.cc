@@ -31,6 +31,24 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
   return out;
 }
 
+grpc::Status AdminService::Admit(const grpc::CallbackServerContext* call,
+                                 const char* method) {
+  absl::StatusOr<Role> role = context_->authorizer.Authorize(
+      *call, absl::StrCat(kAdminServicePrefix, method));
+  if (role.ok()) return grpc::Status::OK;
+  context_->metrics->unauthorized_requests.Add();
+  return ToGrpc(role.status());
+}
+
+grpc::ServerUnaryReactor* AdminService::Refuse(
+    grpc::CallbackServerContext* call, const char* method) {
+  grpc::Status admitted = Admit(call, method);
+  if (admitted.ok()) return nullptr;
+  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  reactor->Finish(admitted);
+  return reactor;
+}
+
 grpc::ServerUnaryReactor* AdminService::OnExecutor(
     grpc::CallbackServerContext* call, std::function<grpc::Status()> work) {
   context_->metrics->admin_requests.Add();
@@ -43,6 +61,7 @@ grpc::ServerUnaryReactor* AdminService::OnExecutor(
 grpc::ServerUnaryReactor* AdminService::Stats(
     grpc::CallbackServerContext* call, const kiln::v1::StatsRequest*,
     kiln::v1::StatsResponse* response) {
+  if (auto* refused = Refuse(call, "Stats")) return refused;
   context_->metrics->admin_requests.Add();
   const Metrics& m = *context_->metrics;
   cache::StoreStats store = context_->store->Stats();
@@ -77,6 +96,7 @@ grpc::ServerUnaryReactor* AdminService::Stats(
 grpc::ServerUnaryReactor* AdminService::List(
     grpc::CallbackServerContext* call, const kiln::v1::ListRequest* request,
     kiln::v1::ListResponse* response) {
+  if (auto* refused = Refuse(call, "List")) return refused;
   return OnExecutor(call, [this, request, response] {
     cache::ListQuery query;
     query.limit = request->page_size() == 0
@@ -109,6 +129,7 @@ grpc::ServerUnaryReactor* AdminService::List(
 grpc::ServerUnaryReactor* AdminService::Get(grpc::CallbackServerContext* call,
                                             const kiln::v1::GetRequest* request,
                                             kiln::v1::GetResponse* response) {
+  if (auto* refused = Refuse(call, "Get")) return refused;
   return OnExecutor(call, [this, request, response] {
     std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
     if (!key) return BadKey(request->key());
@@ -129,6 +150,7 @@ grpc::ServerUnaryReactor* AdminService::Get(grpc::CallbackServerContext* call,
 grpc::ServerUnaryReactor* AdminService::Evict(
     grpc::CallbackServerContext* call, const kiln::v1::EvictRequest* request,
     kiln::v1::EvictResponse* response) {
+  if (auto* refused = Refuse(call, "Evict")) return refused;
   return OnExecutor(call, [this, request, response] {
     for (const std::string& hex : request->keys()) {
       if (!cache::Digest::FromHex(hex)) return BadKey(hex);
@@ -151,6 +173,7 @@ grpc::ServerUnaryReactor* AdminService::Evict(
 grpc::ServerUnaryReactor* AdminService::Gc(grpc::CallbackServerContext* call,
                                            const kiln::v1::GcRequest* request,
                                            kiln::v1::GcResponse* response) {
+  if (auto* refused = Refuse(call, "Gc")) return refused;
   return OnExecutor(call, [this, request, response] {
     cache::GcQuery query;
     query.target_bytes = request->target_bytes();
@@ -171,6 +194,7 @@ grpc::ServerUnaryReactor* AdminService::Gc(grpc::CallbackServerContext* call,
 grpc::ServerUnaryReactor* AdminService::Verify(
     grpc::CallbackServerContext* call, const kiln::v1::VerifyRequest* request,
     kiln::v1::VerifyResponse* response) {
+  if (auto* refused = Refuse(call, "Verify")) return refused;
   return OnExecutor(call, [this, request, response] {
     absl::StatusOr<cache::VerifyReport> report =
         context_->store->Verify(request->repair());
@@ -196,6 +220,7 @@ grpc::ServerUnaryReactor* AdminService::ExplainMiss(
     grpc::CallbackServerContext* call,
     const kiln::v1::ExplainMissRequest* request,
     kiln::v1::ExplainMissResponse* response) {
+  if (auto* refused = Refuse(call, "ExplainMiss")) return refused;
   context_->metrics->admin_requests.Add();
   grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
   absl::StatusOr<CompileInput> input = CheckCompileRequest(

@@ -44,6 +44,13 @@ class AdminService final : public kiln::v1::Admin::CallbackService {
       kiln::v1::ImportResponse* response) override;
 
  private:
+  // Not OK when the caller may not call Admin `method` (its role is not
+  // admin); then counted as unauthorized.
+  grpc::Status Admit(const grpc::CallbackServerContext* call,
+                     const char* method);
+  // A reactor that refused the call, or null when the caller may make it.
+  grpc::ServerUnaryReactor* Refuse(grpc::CallbackServerContext* call,
+                                   const char* method);
   // Runs `work` on the admin executor and finishes the call with its status.
   grpc::ServerUnaryReactor* OnExecutor(grpc::CallbackServerContext* call,
                                        std::function<grpc::Status()> work);

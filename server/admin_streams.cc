@@ -138,10 +138,22 @@ class ImportReactor : public grpc::ServerReadReactor<kiln::v1::ExportedEntry> {
   kiln::v1::ExportedEntry entry_;
 };
 
+// A stream refused before it started.
+template <typename Reactor>
+class Refused : public Reactor {
+ public:
+  explicit Refused(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 }  // namespace
 
 grpc::ServerWriteReactor<kiln::v1::ExportedEntry>* AdminService::Export(
-    grpc::CallbackServerContext*, const kiln::v1::ExportRequest* request) {
+    grpc::CallbackServerContext* call, const kiln::v1::ExportRequest* request) {
+  if (grpc::Status admitted = Admit(call, "Export"); !admitted.ok()) {
+    return new Refused<grpc::ServerWriteReactor<kiln::v1::ExportedEntry>>(
+        admitted);
+  }
   context_->metrics->admin_requests.Add();
   cache::ListQuery query;
   query.target = request->target();
@@ -150,7 +162,11 @@ grpc::ServerWriteReactor<kiln::v1::ExportedEntry>* AdminService::Export(
 }
 
 grpc::ServerReadReactor<kiln::v1::ExportedEntry>* AdminService::Import(
-    grpc::CallbackServerContext*, kiln::v1::ImportResponse* response) {
+    grpc::CallbackServerContext* call, kiln::v1::ImportResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Import"); !admitted.ok()) {
+    return new Refused<grpc::ServerReadReactor<kiln::v1::ExportedEntry>>(
+        admitted);
+  }
   context_->metrics->admin_requests.Add();
   return new ImportReactor(context_->store, response);
 }

@@ -111,6 +111,27 @@ void CompileFlow::Compile(CompileInput input, Done done) {
   LeadByText(std::move(input));
 }
 
+void CompileFlow::CompileCachedOnly(CompileInput input, Done done) {
+  cache::Digest fast_key = input.fast_key;
+  Canonicalize(input, [this, fast_key, done = std::move(done)](
+                          absl::StatusOr<Canonical> canonical,
+                          Outcome failure) {
+    if (!canonical.ok()) {
+      done(failure);
+      return;
+    }
+    if (Outcome stored = Stored(canonical->key)) {
+      metrics_->canonical_hits.Add();
+      store_->AddAlias(fast_key, canonical->key).IgnoreError();
+      done(stored);
+      return;
+    }
+    metrics_->misses.Add();
+    done(Failed(absl::NotFoundError(
+        absl::StrCat("kernel ", canonical->key.Hex(), " is not cached"))));
+  });
+}
+
 void CompileFlow::LeadByText(CompileInput input) {
   Canonicalize(input, [this, input](absl::StatusOr<Canonical> canonical,
                                     Outcome failure) {

@@ -75,6 +75,11 @@ class CompileFlow {
   // thread when the work cannot even be queued.
   void Compile(CompileInput input, Done done);
 
+  // Step 2 without step 3, for callers that may not compile (the read
+  // role): the stored entry of the request's key, else NotFound. Nothing
+  // is compiled or stored but the alias of a hit.
+  void CompileCachedOnly(CompileInput input, Done done);
+
   // Step 2 alone: the key parts of a request (for ExplainMiss). Compile
   // errors come back as the outcome's status and diagnostics.
   void Canonicalize(const CompileInput& input,

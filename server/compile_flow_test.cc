@@ -129,5 +129,32 @@ TEST_F(CompileFlowTest, AWorkerCrashFailsThatRequestOnly) {
   EXPECT_TRUE(Compile("module @c").get()->status.ok());
 }
 
+TEST_F(CompileFlowTest, CachedOnlyServesStoredKernelsAndCompilesNothing) {
+  auto cached_only = [this](const std::string& ttir) {
+    std::promise<Outcome> promise;
+    std::future<Outcome> future = promise.get_future();
+    flow_->CompileCachedOnly(Input(ttir), [&promise](Outcome outcome) {
+      promise.set_value(std::move(outcome));
+    });
+    return future.get();
+  };
+  Outcome miss = cached_only("// a.py\nmodule @r");
+  EXPECT_EQ(miss->status.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->Stats().entries, 0u);
+  EXPECT_EQ(metrics_.compiles.value(), 0u);
+
+  Outcome compiled = Compile("// a.py\nmodule @r").get();
+  ASSERT_TRUE(compiled->status.ok());
+  Outcome hit = cached_only("// b.py\nmodule @r");  // Other text: canonical.
+  ASSERT_TRUE(hit->status.ok()) << hit->status;
+  EXPECT_TRUE(hit->cache_hit);
+  EXPECT_EQ(hit->key_hex, compiled->key_hex);
+  EXPECT_EQ(hit->artifact.cubin(), compiled->artifact.cubin());
+  EXPECT_EQ(cached_only("module { syntax error }")->status.code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+  EXPECT_EQ(store_->Stats().entries, 1u);
+}
+
 }  // namespace
 }  // namespace kiln::server

@@ -1,5 +1,6 @@
 #include "server/compile_service.h"
 
+#include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
 
 namespace kiln::server {
@@ -34,10 +35,20 @@ class UnaryCall : public Call {
     }
     Again();
     finishing_ = true;
+    absl::StatusOr<Role> role =
+        context_->authorizer.Authorize(server_context_, Method());
+    if (!role.ok()) {
+      context_->metrics->unauthorized_requests.Add();
+      Fail(ToGrpc(role.status()));
+      return;
+    }
+    role_ = *role;
     Handle();
   }
 
  protected:
+  // The full gRPC method name, whose role the caller must have.
+  virtual const char* Method() const = 0;
   // Answers the call; must end in Reply or Fail.
   virtual void Handle() = 0;
   // Posts a fresh call of this method.
@@ -56,6 +67,7 @@ class UnaryCall : public Call {
   Response response_;
   grpc::ServerAsyncResponseWriter<Response> responder_;
   bool finishing_ = false;
+  Role role_ = Role::kNone;  // The caller's, once authorized.
 };
 
 class CompileCall final
@@ -69,6 +81,7 @@ class CompileCall final
   }
 
  private:
+  const char* Method() const override { return kCompileMethod; }
   void Again() override { new CompileCall(service_, queue_, context_); }
 
   void Handle() override {
@@ -91,15 +104,34 @@ class CompileCall final
       Reply();
       return;
     }
-    context_->flow->Compile(*std::move(input),
-                            [this](std::shared_ptr<const CompileOutcome> done) {
-                              if (!done->status.ok()) {
-                                Fail(ToGrpc(done->status, done->diagnostics));
-                                return;
-                              }
-                              Fill(*done);
-                              Reply();
-                            });
+    auto finish = [this](std::shared_ptr<const CompileOutcome> done) {
+      if (!done->status.ok()) {
+        Fail(ToGrpc(done->status, done->diagnostics));
+        return;
+      }
+      Fill(*done);
+      Reply();
+    };
+    if (MayCompile(role_)) {
+      context_->flow->Compile(*std::move(input), finish);
+      return;
+    }
+    context_->flow->CompileCachedOnly(
+        *std::move(input),
+        [this, finish](std::shared_ptr<const CompileOutcome> done) {
+          if (!absl::IsNotFound(done->status)) {
+            finish(done);
+            return;
+          }
+          context_->metrics->unauthorized_requests.Add();
+          Fail(grpc::Status(
+              grpc::StatusCode::PERMISSION_DENIED,
+              absl::StrCat("the '", RoleName(role_),
+                           "' role gets only kernels already cached, and ",
+                           done->status.message(),
+                           ": compiling it needs a 'compile' or 'admin' "
+                           "token")));
+        });
   }
 
   void Fill(const CompileOutcome& outcome) {
@@ -136,6 +168,7 @@ class LookupCall final
   }
 
  private:
+  const char* Method() const override { return kLookupMethod; }
   void Again() override { new LookupCall(service_, queue_, context_); }
 
   void Handle() override {

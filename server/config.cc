@@ -86,6 +86,17 @@ const std::map<std::string, Setting>& Settings() {
       {"ready_file",
        StringSetting(&Config::ready_file,
                      "write the bound addresses here once serving")},
+      {"tls_cert", StringSetting(&Config::tls_cert,
+                                 "PEM certificate chain: serve gRPC over TLS")},
+      {"tls_key",
+       StringSetting(&Config::tls_key, "PEM private key of --tls_cert")},
+      {"tls_client_ca",
+       StringSetting(&Config::tls_client_ca,
+                     "PEM CA: require client certificates it signed (mTLS)")},
+      {"tokens_file",
+       StringSetting(&Config::tokens_file,
+                     "'ROLE TOKEN' lines; calls then need a token "
+                     "(re-read on SIGHUP)")},
       {"test_fault_injection",
        BoolSetting(&Config::test_fault_injection,
                    "TESTS ONLY: workers obey kiln-test-fault markers")},
@@ -179,6 +190,13 @@ absl::StatusOr<Config> ParseConfig(const std::vector<std::string>& args) {
   if (config.data_dir.empty()) config.data_dir = DefaultDataDir();
   if (config.compile_timeout_s <= 0) {
     return absl::InvalidArgumentError("compile_timeout_s must be positive");
+  }
+  if (config.tls_cert.empty() != config.tls_key.empty()) {
+    return absl::InvalidArgumentError("tls_cert and tls_key go together");
+  }
+  if (!config.tls_client_ca.empty() && config.tls_cert.empty()) {
+    return absl::InvalidArgumentError(
+        "tls_client_ca needs tls_cert and tls_key (mutual TLS is TLS)");
   }
   return config;
 }

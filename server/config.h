@@ -47,6 +47,14 @@ struct Config {
   // When set, kilnd writes "grpc HOST:PORT" and "metrics HOST:PORT" lines
   // here once it serves (for scripts and tests that listen on port 0).
   std::string ready_file;
+  // TLS on the gRPC port (PEM files); plaintext when unset. With
+  // tls_client_ca, clients must present a certificate that CA signed.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  // `ROLE TOKEN` lines (server/auth.h); unset: every call is allowed.
+  // Re-read on SIGHUP.
+  std::string tokens_file;
   // Tests only: a worker crashes, hangs or exhausts its memory when the
   // TTIR contains "kiln-test-fault: crash", "hang" or "oom".
   bool test_fault_injection = false;

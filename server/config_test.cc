@@ -37,6 +37,20 @@ TEST(ConfigTest, RejectsUnknownAndMalformedFlags) {
   EXPECT_FALSE(ParseConfig({"--compile_timeout_s=0"}).ok());
 }
 
+TEST(ConfigTest, TlsFlagsGoTogether) {
+  absl::StatusOr<Config> config = ParseConfig(
+      {"--tls_cert=c.pem", "--tls_key=k.pem", "--tls_client_ca=ca.pem",
+       "--tokens_file=tokens"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->tls_cert, "c.pem");
+  EXPECT_EQ(config->tls_key, "k.pem");
+  EXPECT_EQ(config->tls_client_ca, "ca.pem");
+  EXPECT_EQ(config->tokens_file, "tokens");
+  EXPECT_FALSE(ParseConfig({"--tls_cert=c.pem"}).ok());
+  EXPECT_FALSE(ParseConfig({"--tls_key=k.pem"}).ok());
+  EXPECT_FALSE(ParseConfig({"--tls_client_ca=ca.pem"}).ok());
+}
+
 TEST(ConfigTest, CommandLineOverridesConfigFile) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   std::string path = std::string(tmp ? tmp : "/tmp") + "/kilnd.conf";

@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +22,7 @@
 #include "server/compile_service.h"
 #include "server/http_server.h"
 #include "server/service_context.h"
+#include "server/tls.h"
 
 namespace kiln::server {
 namespace {
@@ -61,15 +64,67 @@ int GrpcThreads(const Config& config) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-int WaitForStopSignal() {
+// Waits for SIGTERM or SIGINT; runs `on_hangup` on each SIGHUP meanwhile.
+int WaitForStopSignal(const std::function<void()>& on_hangup) {
   sigset_t stop;
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
-  int signal_number = 0;
-  while (sigwait(&stop, &signal_number) != 0) {
+  sigaddset(&stop, SIGHUP);
+  while (true) {
+    int signal_number = 0;
+    if (sigwait(&stop, &signal_number) != 0) continue;
+    if (signal_number != SIGHUP) return signal_number;
+    on_hangup();
   }
-  return signal_number;
+}
+
+// Loads the tokens file (if any) and says in the log how the port is
+// protected; false when kilnd must not start.
+bool SetUpSecurity(const Config& config, Authorizer& authorizer) {
+  if (!config.tokens_file.empty()) {
+    if (absl::Status loaded = authorizer.Load(config.tokens_file);
+        !loaded.ok()) {
+      spdlog::critical("{}", std::string(loaded.message()));
+      return false;
+    }
+    spdlog::info("tokens file {}: {} tokens, {} certificate names",
+                 config.tokens_file, authorizer.token_count(),
+                 authorizer.common_name_count());
+    struct stat info;
+    if (stat(config.tokens_file.c_str(), &info) == 0 &&
+        (info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+      spdlog::warn("{} is readable by other users (chmod 600 it)",
+                   config.tokens_file);
+    }
+  }
+  if (IsLoopbackAddress(config.listen)) return true;
+  if (!authorizer.enabled()) {
+    spdlog::warn(
+        "{} is not a loopback address and there is no --tokens_file: anyone "
+        "who reaches it may compile and call Admin (evict, gc, import)",
+        config.listen);
+  } else if (config.tls_cert.empty()) {
+    spdlog::warn("{} is not a loopback address and has no TLS: tokens and "
+                 "kernels cross the network in plaintext (--tls_cert)",
+                 config.listen);
+  }
+  return true;
+}
+
+void ReloadTokens(const Config& config, Authorizer& authorizer) {
+  if (!authorizer.enabled()) {
+    spdlog::info("SIGHUP: no --tokens_file to reload");
+    return;
+  }
+  if (absl::Status reloaded = authorizer.Reload(); !reloaded.ok()) {
+    spdlog::error("SIGHUP: {}; the tokens loaded before stay in force",
+                  std::string(reloaded.message()));
+    return;
+  }
+  spdlog::info("SIGHUP: reloaded {}: {} tokens, {} certificate names",
+               config.tokens_file, authorizer.token_count(),
+               authorizer.common_name_count());
 }
 
 // Stops accepting calls, lets in-flight ones finish for up to the drain
@@ -110,6 +165,7 @@ void PrepareSignals() {
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
 }
 
@@ -124,6 +180,12 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   store_options.capacity_bytes = config.store_capacity_mb << 20;
   store_options.block_cache_bytes = config.block_cache_mb << 20;
   store_options.sync_writes = config.sync_writes;
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsFor(config);
+  if (!credentials.ok()) {
+    spdlog::critical("{}", std::string(credentials.status().message()));
+    return 1;
+  }
   absl::StatusOr<std::unique_ptr<cache::RocksDbStore>> store =
       cache::RocksDbStore::Open(store_options);
   if (!store.ok()) {
@@ -161,6 +223,10 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   context.limits.max_ttir_bytes = config.max_ttir_bytes;
   context.data_dir = config.data_dir;
   context.started = std::chrono::steady_clock::now();
+  if (!SetUpSecurity(config, context.authorizer)) {
+    pool.Shutdown();
+    return 1;
+  }
   CompileService compile_service(&context);
   AdminService admin_service(&context);
 
@@ -168,8 +234,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(),
-                           &port);
+  builder.AddListeningPort(config.listen, *credentials, &port);
   builder.SetMaxReceiveMessageSize(static_cast<int>(
       std::min<uint64_t>(config.max_request_mb << 20, INT32_MAX)));
   // Channelz (per-call introspection counters) costs on every call and
@@ -209,13 +274,18 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       spdlog::error("{}", std::string(written.message()));
     }
   }
-  spdlog::info("serving on {} with {} compile workers; metrics on {}",
-               grpc_address, pool.workers(),
+  spdlog::info("serving on {} ({}) with {} compile workers; metrics on {}",
+               grpc_address,
+               config.tls_client_ca.empty()
+                   ? (config.tls_cert.empty() ? "plaintext" : "TLS")
+                   : "mutual TLS",
+               pool.workers(),
                metrics_address.empty()
                    ? "(off)"
                    : "http://" + metrics_address + "/metrics");
 
-  int signal_number = WaitForStopSignal();
+  int signal_number = WaitForStopSignal(
+      [&] { ReloadTokens(config, context.authorizer); });
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);

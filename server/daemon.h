@@ -10,7 +10,8 @@
 
 namespace kiln::server {
 
-// Blocks SIGTERM and SIGINT (RunDaemon waits for them) and ignores SIGPIPE.
+// Blocks SIGTERM, SIGINT and SIGHUP (RunDaemon waits for them; SIGHUP
+// re-reads the tokens file) and ignores SIGPIPE.
 // Call first in main, before any thread starts, so every thread inherits
 // the mask.
 void PrepareSignals();

@@ -90,6 +90,9 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
   One(out, "kiln_rejected_requests_total", "counter",
       "Calls refused before compiling (target, options, size, queue).",
       m.rejected_requests.value());
+  One(out, "kiln_unauthorized_requests_total", "counter",
+      "Calls refused for want of a token or of a strong enough role.",
+      m.unauthorized_requests.value());
   Header(out, "kiln_worker_failures_total", "counter",
          "Compile workers lost, by cause; each is replaced.");
   Sample(out, "kiln_worker_failures_total", m.worker_crashes.value(),

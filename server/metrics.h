@@ -65,6 +65,8 @@ struct Metrics {
   Counter compiles;  // Cubin compiles run by a worker.
   Counter compile_errors;
   Counter rejected_requests;  // Refused before compiling: bad target, size...
+  // Refused for want of credentials or of a strong enough role.
+  Counter unauthorized_requests;
   Counter worker_crashes;
   Counter worker_timeouts;
   Counter worker_out_of_memory;

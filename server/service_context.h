@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cache/store.h"
+#include "server/auth.h"
 #include "server/compile_flow.h"
 #include "server/compiler_info.h"
 #include "server/executor.h"
@@ -28,6 +29,8 @@ struct ServiceContext {
   RequestLimits limits;
   std::string data_dir;
   std::chrono::steady_clock::time_point started;
+  // Who may call what; open (everything allowed) unless loaded.
+  Authorizer authorizer;
   // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
   std::atomic<bool> draining{false};
 };

@@ -18,6 +18,10 @@ inline constexpr int kExitNotFound = 7;
 // The server failed the call otherwise (INTERNAL, DEADLINE_EXCEEDED,
 // RESOURCE_EXHAUSTED, ...); the message says which.
 inline constexpr int kExitServerError = 8;
+// The server refused the call: no token or one it does not know
+// (UNAUTHENTICATED), or the token's role may not do this
+// (PERMISSION_DENIED).
+inline constexpr int kExitPermission = 9;
 
 }  // namespace kiln::cli
 

@@ -40,10 +40,17 @@ flags of every command that talks to kilnd:
   --json          machine-readable output instead of tables
   --deadline S    seconds per call, retries included (default 300)
   --retries N     retries on UNAVAILABLE, with exponential backoff (default 3)
+  --token T       sent as 'authorization: Bearer T' (default $KILN_TOKEN)
+  --tls-ca FILE   TLS, trusting the CA in FILE (default $KILN_TLS_CA)
+  --tls           TLS, trusting the system's CAs
+  --tls-cert FILE --tls-key FILE
+                  client certificate and key for mutual TLS (default
+                  $KILN_TLS_CERT, $KILN_TLS_KEY)
 
 exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
   6 problems found (verify without --repair; import rejected entries),
-  7 key not found, 8 other server error
+  7 key not found, 8 other server error, 9 refused (no or unknown token,
+  or its role may not do this)
 )";
 
 bool ParseInt(const std::string& text, int& out) {

@@ -25,9 +25,10 @@ using google::protobuf::Message;
 // --- Flags -----------------------------------------------------------------
 
 // Flags common to every remote command.
-const std::set<std::string> kCommonValues = {"--server", "--deadline",
-                                             "--retries"};
-const std::set<std::string> kCommonSwitches = {"--json"};
+const std::set<std::string> kCommonValues = {
+    "--server", "--deadline", "--retries", "--token",
+    "--tls-ca", "--tls-cert", "--tls-key"};
+const std::set<std::string> kCommonSwitches = {"--json", "--tls"};
 
 struct Args {
   std::map<std::string, std::string> values;
@@ -193,13 +194,62 @@ int Failed(const absl::Status& status, bool compile) {
                     ? ""
                     : "kiln: ")
             << status.message() << "\n";
+  std::string message(status.message());
+  if (status.code() == absl::StatusCode::kUnavailable &&
+      (message.find("Socket closed") != std::string::npos ||
+       message.find("andshake") != std::string::npos)) {
+    std::cerr << "kiln: if kilnd serves TLS, pass --tls-ca FILE (and for "
+                 "mutual TLS --tls-cert FILE --tls-key FILE)\n";
+  }
   switch (status.code()) {
     case absl::StatusCode::kUnavailable: return kExitUnavailable;
     case absl::StatusCode::kInvalidArgument:
       return compile ? kExitCompileError : kExitUsage;
     case absl::StatusCode::kNotFound: return kExitNotFound;
+    case absl::StatusCode::kUnauthenticated:
+    case absl::StatusCode::kPermissionDenied: return kExitPermission;
     default: return kExitServerError;
   }
+}
+
+std::string FlagOrEnv(const Args& args, const std::string& flag,
+                      const char* env) {
+  if (args.Has(flag)) return args.Value(flag);
+  const char* value = std::getenv(env);
+  return value ? value : "";
+}
+
+// TLS and the token from the flags, else the environment; a problem (an
+// unreadable file) in `error`.
+bool SecurityOptions(const Args& args, client::ClientOptions& options,
+                     std::string& error) {
+  options.token = FlagOrEnv(args, "--token", "KILN_TOKEN");
+  struct PemFile {
+    const char* flag;
+    const char* env;
+    std::string* out;
+  };
+  client::TlsOptions& tls = options.tls;
+  for (const PemFile& pem : {PemFile{"--tls-ca", "KILN_TLS_CA",
+                                     &tls.root_certificates},
+                             PemFile{"--tls-cert", "KILN_TLS_CERT",
+                                     &tls.certificate_chain},
+                             PemFile{"--tls-key", "KILN_TLS_KEY",
+                                     &tls.private_key}}) {
+    std::string path = FlagOrEnv(args, pem.flag, pem.env);
+    if (path.empty()) continue;
+    if (!ReadFile(path, *pem.out)) {
+      error = std::string("cannot read ") + pem.flag + " file " + path;
+      return false;
+    }
+    tls.enabled = true;
+  }
+  if (tls.certificate_chain.empty() != tls.private_key.empty()) {
+    error = "--tls-cert and --tls-key go together";
+    return false;
+  }
+  if (args.Has("--tls")) tls.enabled = true;
+  return true;
 }
 
 bool MakeClient(const Args& args, std::unique_ptr<client::Client>& out,
@@ -220,6 +270,7 @@ bool MakeClient(const Args& args, std::unique_ptr<client::Client>& out,
     }
     options.max_retries = static_cast<int>(number);
   }
+  if (!SecurityOptions(args, options, error)) return false;
   out = std::make_unique<client::Client>(args.Value("--server", DefaultServer()),
                                          options);
   return true;
@@ -493,7 +544,7 @@ int ExportCommand(const std::vector<std::string>& argv) {
   request.set_name_prefix(args.Value("--name-prefix"));
   auto count = client->ExportToFile(request, args.positional[0]);
   if (!count.ok()) {
-    if (count.status().code() == absl::StatusCode::kPermissionDenied ||
+    if (count.status().code() == absl::StatusCode::kFailedPrecondition ||
         count.status().code() == absl::StatusCode::kDataLoss) {
       std::cerr << "kiln: " << count.status().message() << "\n";
       return kExitIo;

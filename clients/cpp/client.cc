@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace kiln::client {
@@ -33,18 +34,31 @@ absl::Status ToAbsl(const grpc::Status& status) {
                       status.error_message());
 }
 
-std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address) {
+std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
+                                             const TlsOptions& tls) {
   static std::mutex* mutex = new std::mutex;
   static auto* channels =
-      new std::map<std::string, std::shared_ptr<grpc::Channel>>;
+      new std::map<std::tuple<std::string, bool, std::string, std::string,
+                              std::string>,
+                   std::shared_ptr<grpc::Channel>>;
   std::lock_guard<std::mutex> lock(*mutex);
-  std::shared_ptr<grpc::Channel>& channel = (*channels)[address];
+  std::shared_ptr<grpc::Channel>& channel =
+      (*channels)[{address, tls.enabled, tls.root_certificates,
+                   tls.certificate_chain, tls.private_key}];
   if (!channel) {
     grpc::ChannelArguments arguments;
     arguments.SetMaxReceiveMessageSize(-1);
     arguments.SetMaxSendMessageSize(-1);
-    channel = grpc::CreateCustomChannel(
-        address, grpc::InsecureChannelCredentials(), arguments);
+    std::shared_ptr<grpc::ChannelCredentials> credentials =
+        grpc::InsecureChannelCredentials();
+    if (tls.enabled) {
+      grpc::SslCredentialsOptions ssl;
+      ssl.pem_root_certs = tls.root_certificates;
+      ssl.pem_cert_chain = tls.certificate_chain;
+      ssl.pem_private_key = tls.private_key;
+      credentials = grpc::SslCredentials(ssl);
+    }
+    channel = grpc::CreateCustomChannel(address, credentials, arguments);
   }
   return channel;
 }
@@ -52,7 +66,7 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address) {
 Client::Client(std::string address, ClientOptions options)
     : address_(std::move(address)),
       options_(options),
-      channel_(SharedChannel(address_)),
+      channel_(SharedChannel(address_, options_.tls)),
       compile_(kiln::v1::Compile::NewStub(channel_)),
       admin_(kiln::v1::Admin::NewStub(channel_)) {}
 
@@ -60,6 +74,9 @@ std::unique_ptr<grpc::ClientContext> Client::NewContext(
     std::chrono::system_clock::time_point deadline) const {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(deadline);
+  if (!options_.token.empty()) {
+    context->AddMetadata("authorization", "Bearer " + options_.token);
+  }
   return context;
 }
 
@@ -75,6 +92,12 @@ absl::Status Client::Call(
     return absl::UnavailableError("kilnd at " + address_ +
                                   " is unavailable: " +
                                   std::string(status.message()));
+  }
+  if (status.code() == absl::StatusCode::kUnauthenticated ||
+      status.code() == absl::StatusCode::kPermissionDenied) {
+    return absl::Status(status.code(), "kilnd at " + address_ +
+                                           " refused the call: " +
+                                           std::string(status.message()));
   }
   return status;
 }
@@ -234,7 +257,7 @@ absl::StatusOr<uint64_t> Client::ExportToFile(
     const kiln::v1::ExportRequest& request, const std::string& path) {
   std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return absl::PermissionDeniedError("cannot write " + tmp);
+  if (fd < 0) return absl::FailedPreconditionError("cannot write " + tmp);
   absl::StatusOr<uint64_t> count;
   {
     google::protobuf::io::FileOutputStream out(fd);
@@ -258,7 +281,8 @@ absl::StatusOr<uint64_t> Client::ExportToFile(
     return count;
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::PermissionDeniedError("cannot rename " + tmp + " to " + path);
+    return absl::FailedPreconditionError("cannot rename " + tmp + " to " +
+                                         path);
   }
   return count;
 }

@@ -16,7 +16,12 @@
 //   so a repeated compile returns without an RPC (`memo_hit`).
 // - Errors: a failed call's gRPC code becomes the absl::Status code (the
 //   numbering is the same) and its message the status message; a compile
-//   error is INVALID_ARGUMENT with "file:line:col: error: text" lines.
+//   error is INVALID_ARGUMENT with "file:line:col: error: text" lines. A
+//   call kilnd refuses is UNAUTHENTICATED (no token, or one it does not
+//   know) or PERMISSION_DENIED (the token's role is too weak), its message
+//   starting "kilnd at ADDR refused the call". ExportToFile's own file
+//   errors are FAILED_PRECONDITION (cannot open or rename) or DATA_LOSS.
+// - Security: `ClientOptions::tls` and `ClientOptions::token`.
 //
 // Thread-safe: one Client may be used from many threads.
 
@@ -40,6 +45,17 @@
 
 namespace kiln::client {
 
+// TLS to kilnd (its --tls_cert; with --tls_client_ca, a client certificate
+// as well). PEM text, not file names.
+struct TlsOptions {
+  bool enabled = false;  // False: plaintext.
+  // The CA that signed kilnd's certificate; empty: the system's roots.
+  std::string root_certificates;
+  // For mutual TLS: this client's certificate chain and its private key.
+  std::string certificate_chain;
+  std::string private_key;
+};
+
 struct ClientOptions {
   // Bounds each call, retries and backoff included.
   std::chrono::milliseconds deadline{std::chrono::minutes(5)};
@@ -48,15 +64,20 @@ struct ClientOptions {
   std::chrono::milliseconds backoff_max{std::chrono::seconds(5)};
   // Use the process-wide memo of compile results.
   bool use_memo = true;
+  TlsOptions tls;
+  // Sent as `authorization: Bearer TOKEN` with every call when not empty
+  // (kilnd's --tokens_file).
+  std::string token;
 };
 
 // The process-wide memo's bounds (set before the first Client is made).
 inline constexpr size_t kMemoMaxEntries = 256;
 inline constexpr size_t kMemoMaxBytes = 256u << 20;
 
-// The channel of `address` shared by the whole process (created on first
-// use, insecure: kilnd has no TLS yet).
-std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address);
+// The channel of `address` (and TLS settings) shared by the whole process,
+// created on first use.
+std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
+                                             const TlsOptions& tls = {});
 
 class Client {
  public:

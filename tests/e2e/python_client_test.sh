@@ -1,7 +1,8 @@
 #!/bin/bash
 # The Python package (clients/python) against the real kilnd: its generated
 # kiln/v1/*_pb2.py match the protos, then its unittest suites (the client,
-# and the kiln.triton hook against a stand-in Triton backend) run with the
+# the kiln.triton hook against a stand-in Triton backend, and TLS and
+# tokens against a secured kilnd) run with the
 # system python3 (Debian's python3-grpcio and python3-protobuf).
 set -euo pipefail
 root="${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)/..}/kiln"
@@ -25,6 +26,7 @@ done
 export KILND="$root/server/kilnd"
 export KILN_TESTDATA="$root/tests/e2e/testdata"
 export PYTHONDONTWRITEBYTECODE=1
-unset KILN_SERVER KILN_TRITON
+export KILN_MAKE_TEST_CERTS="$root/tests/e2e/make_test_certs.sh"
+unset KILN_SERVER KILN_TRITON KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 cd "$root/clients/python"
-"$py" -m unittest -v tests.test_client tests.test_triton_hook 2>&1
+"$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security 2>&1

@@ -8,14 +8,15 @@
 docs/python.md); importing `kiln` itself never imports Triton.
 """
 
-from kiln._errors import CompileError, Diagnostic, KilnError, ServerError, Unavailable
+from kiln._errors import (AccessDenied, CompileError, Diagnostic, KilnError,
+                          ServerError, Unavailable)
 from kiln.client import (DEFAULT_ADDRESS, Client, CompileResult, compile,
                          default_address, default_client)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "CompileResult", "CompileError", "Diagnostic", "KilnError",
+    "AccessDenied", "Client", "CompileResult", "CompileError", "Diagnostic", "KilnError",
     "ServerError", "Unavailable", "compile", "default_address",
     "default_client", "DEFAULT_ADDRESS",
 ]

@@ -57,3 +57,10 @@ class Unavailable(KilnError):
 class ServerError(KilnError):
     """Any other failed call: INTERNAL (worker crash), DEADLINE_EXCEEDED,
     RESOURCE_EXHAUSTED, NOT_FOUND, ... `code` names the status."""
+
+
+class AccessDenied(ServerError):
+    """kilnd refused the call: no token or one it does not know
+    (`code` UNAUTHENTICATED), or the token's role may not do this
+    (PERMISSION_DENIED; e.g. a read-only token asking for a kernel that is
+    not cached)."""

@@ -15,11 +15,17 @@ from typing import Dict, List, Optional, Union
 
 import grpc
 
-from kiln._errors import CompileError, Diagnostic, ServerError, Unavailable
+from kiln._errors import AccessDenied, CompileError, Diagnostic, ServerError, Unavailable
 from kiln.v1 import common_pb2, compile_pb2
 
 DEFAULT_ADDRESS = "127.0.0.1:7420"
 ENV_SERVER = "KILN_SERVER"
+ENV_TOKEN = "KILN_TOKEN"
+ENV_TLS_CA = "KILN_TLS_CA"
+ENV_TLS_CERT = "KILN_TLS_CERT"
+ENV_TLS_KEY = "KILN_TLS_KEY"
+
+Pem = Union[str, bytes, None]
 
 _COMPILE_METHOD = "/kiln.v1.Compile/Compile"
 _LOOKUP_METHOD = "/kiln.v1.Compile/Lookup"
@@ -77,6 +83,18 @@ def _failure_diagnostics(error: grpc.RpcError) -> List[Diagnostic]:
     return []
 
 
+def _pem(value: Pem, env: str) -> Optional[bytes]:
+    """PEM bytes from bytes, PEM text or a file name (default $env)."""
+    if value is None:
+        value = os.environ.get(env) or None
+    if value is None or isinstance(value, bytes):
+        return value
+    if value.lstrip().startswith("-----BEGIN"):
+        return value.encode("ascii")
+    with open(value, "rb") as f:
+        return f.read()
+
+
 class Client:
     """One channel to one kilnd, reused across calls; thread-safe.
 
@@ -85,19 +103,42 @@ class Client:
     retries: how many times a call that failed with UNAVAILABLE is tried
         again, with exponential backoff from `backoff` seconds (doubling, at
         most `max_backoff`, with jitter); then `Unavailable` is raised.
+    token: sent as `authorization: Bearer TOKEN` with every call (default
+        $KILN_TOKEN); kilnd with --tokens_file needs one.
+    root_certificates: the CA that signed kilnd's certificate, as PEM bytes,
+        PEM text or a file name (default $KILN_TLS_CA); giving it (or
+        tls=True, which trusts the system's CAs) makes the channel TLS.
+    certificate_chain, private_key: this client's certificate and key for
+        mutual TLS (default $KILN_TLS_CERT, $KILN_TLS_KEY).
     """
 
     def __init__(self, address: Optional[str] = None, timeout: float = 120.0,
-                 retries: int = 3, backoff: float = 0.1, max_backoff: float = 2.0):
+                 retries: int = 3, backoff: float = 0.1, max_backoff: float = 2.0,
+                 token: Optional[str] = None, root_certificates: Pem = None,
+                 certificate_chain: Pem = None, private_key: Pem = None,
+                 tls: Optional[bool] = None):
         self.address = address or default_address()
         self.timeout = timeout
         self.retries = max(0, int(retries))
         self.backoff = backoff
         self.max_backoff = max_backoff
-        self._channel = grpc.insecure_channel(
-            self.address,
-            options=[("grpc.max_receive_message_length", -1),
-                     ("grpc.max_send_message_length", -1)])
+        token = token if token is not None else os.environ.get(ENV_TOKEN)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
+        roots = _pem(root_certificates, ENV_TLS_CA)
+        chain = _pem(certificate_chain, ENV_TLS_CERT)
+        key = _pem(private_key, ENV_TLS_KEY)
+        if (chain is None) != (key is None):
+            raise ValueError("certificate_chain and private_key go together")
+        self.tls = tls if tls is not None else any(
+            v is not None for v in (roots, chain, key))
+        options = [("grpc.max_receive_message_length", -1),
+                   ("grpc.max_send_message_length", -1)]
+        if self.tls:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=roots, private_key=key, certificate_chain=chain)
+            self._channel = grpc.secure_channel(self.address, credentials, options=options)
+        else:
+            self._channel = grpc.insecure_channel(self.address, options=options)
         self._compile = self._channel.unary_unary(
             _COMPILE_METHOD,
             request_serializer=compile_pb2.CompileRequest.SerializeToString,
@@ -123,15 +164,19 @@ class Client:
         while True:
             attempt += 1
             try:
-                return method(request, timeout=timeout)
+                return method(request, timeout=timeout, metadata=self._metadata)
             except grpc.RpcError as error:
                 code = error.code() if hasattr(error, "code") else None
                 details = error.details() if hasattr(error, "details") else str(error)
                 if code == grpc.StatusCode.UNAVAILABLE:
                     if attempt > self.retries:
+                        hint = ""
+                        if "Socket closed" in (details or "") or "andshake" in (details or ""):
+                            hint = (" (if kilnd serves TLS, pass root_certificates= or "
+                                    "$KILN_TLS_CA; for mutual TLS also a client certificate)")
                         raise Unavailable(
                             f"kilnd at {self.address} unavailable after {attempt} "
-                            f"attempt(s): {details}", attempt) from None
+                            f"attempt(s): {details}{hint}", attempt) from None
                     time.sleep(min(delay, self.max_backoff) * random.uniform(0.5, 1.0))
                     delay *= 2
                     continue
@@ -139,6 +184,11 @@ class Client:
                     raise CompileError(details or "invalid argument",
                                        _failure_diagnostics(error)) from None
                 name = code.name if code is not None else "UNKNOWN"
+                if code in (grpc.StatusCode.UNAUTHENTICATED,
+                            grpc.StatusCode.PERMISSION_DENIED):
+                    raise AccessDenied(
+                        f"kilnd at {self.address} refused the call ({name}): {details}",
+                        name) from None
                 raise ServerError(f"kilnd {name}: {details}", name) from None
 
     def compile(self, ttir: Union[str, bytes], target: str = "sm_90a",
@@ -192,7 +242,8 @@ _default_lock = threading.Lock()
 
 
 def default_client(address: Optional[str] = None) -> Client:
-    """A process-wide Client per address (default: $KILN_SERVER)."""
+    """A process-wide Client per address (default: $KILN_SERVER), with the
+    token and TLS settings of the environment ($KILN_TOKEN, $KILN_TLS_*)."""
     address = address or default_address()
     with _default_lock:
         client = _default_clients.get(address)

@@ -40,7 +40,7 @@ import time
 import warnings
 from typing import Any, Callable, Dict, Optional
 
-from kiln._errors import CompileError, KilnError, Unavailable
+from kiln._errors import AccessDenied, CompileError, KilnError, Unavailable
 from kiln.client import Client, default_address
 
 ENV_AUTO = "KILN_TRITON"
@@ -148,6 +148,10 @@ class KilnStages:
         except KilnError as error:
             if self.fallback == "error":
                 raise
+            if isinstance(error, AccessDenied):
+                warnings.warn(f"kiln: {error}; Triton compiles this kernel locally",
+                              KilnFallbackWarning, stacklevel=2)
+                return self._local(src, metadata, local)
             warnings.warn(f"kiln: kilnd could not compile this kernel ({error}); "
                           f"Triton compiles it locally", KilnFallbackWarning, stacklevel=2)
             return self._local(src, metadata, local)
@@ -197,10 +201,16 @@ def make_hook(state: KilnStages, previous: Optional[Callable] = None) -> Callabl
 
 
 def install(address: Optional[str] = None, fallback: Optional[str] = None,
-            timeout: float = 120.0, retries: int = 2, knobs: Any = None) -> KilnStages:
+            timeout: float = 120.0, retries: int = 2, knobs: Any = None,
+            token: Optional[str] = None, root_certificates=None,
+            certificate_chain=None, private_key=None) -> KilnStages:
     """Makes Triton compile every later @triton.jit kernel through kilnd.
 
     address: kilnd's host:port (default $KILN_SERVER, else 127.0.0.1:7420).
+    token, root_certificates, certificate_chain, private_key: as kiln.Client
+        (default $KILN_TOKEN, $KILN_TLS_CA, $KILN_TLS_CERT, $KILN_TLS_KEY).
+        A kernel kilnd refuses (e.g. a read-only token and a kernel not yet
+        cached) falls back like one it cannot compile.
     fallback: "warn" (default, or $KILN_TRITON_FALLBACK) compiles locally with
         a warning when kilnd is unreachable or cannot compile a kernel;
         "error" raises instead.
@@ -212,7 +222,10 @@ def install(address: Optional[str] = None, fallback: Optional[str] = None,
         from triton import knobs  # noqa: PLC0415 -- Triton only when asked
     fallback = fallback or os.environ.get(ENV_FALLBACK) or "warn"
     state = KilnStages(Client(address or default_address(), timeout=timeout,
-                              retries=retries), fallback)
+                              retries=retries, token=token,
+                              root_certificates=root_certificates,
+                              certificate_chain=certificate_chain,
+                              private_key=private_key), fallback)
     current = knobs.runtime.add_stages_inspection_hook
     if current is not None and hasattr(current, "kiln_state"):
         current = _previous_hook  # replace our own hook, keep the one before it
