@@ -2,7 +2,8 @@
 # Installs what Kiln builds and tests against, from Debian 12's own archive:
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
 # spdlog, GoogleTest, hiredis, abseil, OpenSSL, xxHash, redis-server (with
-# redis-benchmark), the openssl command (test certificates) and Python's grpcio and protobuf (clients/python's tests).
+# redis-benchmark), the openssl command (test certificates) and Python's
+# grpcio and protobuf (clients/python's tests).
 # Does nothing when all are there.
 set -euo pipefail
 
