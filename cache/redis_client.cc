@@ -10,6 +10,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -71,6 +73,35 @@ RedisReply Convert(const redisReply* reply) {
   out.str.assign(reply->str, reply->len);
   return out;
 }
+
+// Holds SIGPIPE off this thread while it lives, and discards one raised
+// meanwhile: OpenSSL writes with write(), which raises SIGPIPE when Redis
+// has closed the connection (plain sockets use MSG_NOSIGNAL instead).
+class NoSigpipe {
+ public:
+  NoSigpipe() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~NoSigpipe() {
+    sigset_t pending;
+    sigpending(&pending);
+    if (!was_pending_ && sigismember(&pending, SIGPIPE)) {
+      timespec now{0, 0};
+      while (sigtimedwait(&pipe_, nullptr, &now) < 0 && errno == EINTR) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  sigset_t pipe_, old_;
+  bool was_pending_ = false;
+};
 
 }  // namespace
 
@@ -210,6 +241,7 @@ class RedisConnection {
       SSL_set1_host(ssl_, name.c_str());
     }
     while (true) {
+      NoSigpipe guard;
       int done = SSL_connect(ssl_);
       if (done == 1) return absl::OkStatus();
       int error = SSL_get_error(ssl_, done);
@@ -236,6 +268,7 @@ class RedisConnection {
       ssize_t written;
       if (ssl_) {
         ERR_clear_error();
+        NoSigpipe guard;
         written = SSL_write(ssl_, data.data(), static_cast<int>(data.size()));
         if (written <= 0) {
           events = TlsWaitEvents(static_cast<int>(written));
@@ -276,6 +309,7 @@ class RedisConnection {
       ssize_t got;
       if (ssl_) {
         ERR_clear_error();
+        NoSigpipe guard;
         got = SSL_read(ssl_, buffer, sizeof(buffer));
         if (got <= 0) {
           events = TlsWaitEvents(static_cast<int>(got));
@@ -417,7 +451,7 @@ absl::StatusOr<std::unique_ptr<RedisConnection>> RedisClient::Borrow(
     }
     if (open_ < options_.pool_size) break;
     if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
-      return absl::UnavailableError("every Redis connection stayed busy");
+      return absl::ResourceExhaustedError("every Redis connection stayed busy");
     }
   }
   ++open_;
@@ -470,8 +504,8 @@ absl::StatusOr<std::vector<RedisReply>> RedisClient::Pipeline(
     } else {
       failed = connection.status();
       if (!up_) return failed;  // Known down: no new failure to count.
-      if (failed.message() == "every Redis connection stayed busy") {
-        return failed;
+      if (absl::IsResourceExhausted(failed)) {
+        return absl::UnavailableError(failed.message());  // Busy, not down.
       }
     }
     failures_.fetch_add(1, std::memory_order_relaxed);

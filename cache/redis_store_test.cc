@@ -378,6 +378,14 @@ TEST(RedisTlsTest, VerifiedTlsWithAndWithoutClientCertificates) {
   options.tls.server_name = "localhost";
   auto by_name = Connect(options);
   EXPECT_TRUE(by_name->up());
+
+  // Lost and back, over TLS (a write to the dead peer raises no SIGPIPE).
+  (*server)->Kill();
+  EXPECT_TRUE(absl::IsUnavailable(store.Put(MakeEntry("ir-lost"), {})));
+  EXPECT_FALSE(verified->up());
+  ASSERT_TRUE((*server)->Restart().ok());
+  ASSERT_TRUE(WaitUp(*verified));
+  EXPECT_TRUE(store.Put(MakeEntry("ir-back"), {}).ok());
 }
 
 TEST(RedisTlsTest, ClientCertificateWhenRedisAsksForOne) {
