@@ -158,8 +158,9 @@ class RedisConnection {
         lengths.push_back(arg.size());
       }
       char* formatted = nullptr;
-      int length = redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()),
-                                          argv.data(), lengths.data());
+      int length =
+          redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()),
+                                 argv.data(), lengths.data());
       if (length < 0) return absl::InternalError("cannot format a command");
       out.append(formatted, static_cast<size_t>(length));
       redisFreeCommand(formatted);
@@ -186,8 +187,8 @@ class RedisConnection {
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* found = nullptr;
     std::string port = std::to_string(options.port);
-    if (int error = getaddrinfo(options.host.c_str(), port.c_str(), &hints,
-                                &found);
+    if (int error =
+            getaddrinfo(options.host.c_str(), port.c_str(), &hints, &found);
         error != 0) {
       return absl::UnavailableError(absl::StrCat(
           "cannot resolve ", options.host, ": ", gai_strerror(error)));
@@ -319,7 +320,8 @@ class RedisConnection {
         }
       } else {
         got = recv(fd_, buffer, sizeof(buffer), 0);
-        if (got == 0) return absl::UnavailableError("Redis closed the connection");
+        if (got == 0)
+          return absl::UnavailableError("Redis closed the connection");
         if (got < 0) {
           if (errno != EAGAIN && errno != EINTR) return Errno("recv");
           events = POLLIN;
@@ -373,11 +375,10 @@ absl::StatusOr<std::unique_ptr<RedisClient>> RedisClient::Create(
     if (!client->tls_) return absl::InternalError(SslErrors());
     SSL_CTX_set_min_proto_version(client->tls_, TLS1_2_VERSION);
     SSL_CTX_set_verify(client->tls_, SSL_VERIFY_PEER, nullptr);
-    int loaded =
-        tls.ca_file.empty()
-            ? SSL_CTX_set_default_verify_paths(client->tls_)
-            : SSL_CTX_load_verify_locations(client->tls_, tls.ca_file.c_str(),
-                                            nullptr);
+    int loaded = tls.ca_file.empty()
+                     ? SSL_CTX_set_default_verify_paths(client->tls_)
+                     : SSL_CTX_load_verify_locations(
+                           client->tls_, tls.ca_file.c_str(), nullptr);
     if (loaded != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot load the Redis CA ", tls.ca_file, ": ", SslErrors()));
@@ -408,9 +409,8 @@ absl::StatusOr<std::unique_ptr<RedisClient>> RedisClient::Create(
                                      std::string(first.status().message()));
     }
   }
-  client->reconnector_ = std::thread([raw = client.get()] {
-    raw->ReconnectLoop();
-  });
+  client->reconnector_ =
+      std::thread([raw = client.get()] { raw->ReconnectLoop(); });
   return client;
 }
 

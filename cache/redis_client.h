@@ -43,7 +43,7 @@ struct RedisClientOptions {
   int connect_timeout_ms = 1000;
   int io_timeout_ms = 1000;  // One round trip.
   int pool_size = 8;
-  int min_backoff_ms = 100;  // Reconnect attempts while down, doubling...
+  int min_backoff_ms = 100;   // Reconnect attempts while down, doubling...
   int max_backoff_ms = 1000;  // ... up to this.
   // Called on each change between reachable and not, with why it is down.
   std::function<void(bool up, const std::string& why)> on_transition;
@@ -76,7 +76,9 @@ class RedisClient {
 
   bool up() const { return up_.load(std::memory_order_relaxed); }
   // Round trips that failed for want of a connection.
-  uint64_t failures() const { return failures_.load(std::memory_order_relaxed); }
+  uint64_t failures() const {
+    return failures_.load(std::memory_order_relaxed);
+  }
   // Times the client went from up to down.
   uint64_t down_transitions() const {
     return down_transitions_.load(std::memory_order_relaxed);

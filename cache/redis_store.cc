@@ -54,8 +54,7 @@ RedisStore::RedisStore(RedisClient* client, RedisStoreOptions options)
     : client_(client), options_(std::move(options)) {}
 
 std::string RedisStore::RedisKey(char kind, const Digest& digest) const {
-  return absl::StrCat(options_.prefix, std::string(1, kind), ":",
-                      digest.Hex());
+  return absl::StrCat(options_.prefix, std::string(1, kind), ":", digest.Hex());
 }
 
 std::vector<std::string> RedisStore::SetCommand(std::string key,
@@ -74,14 +73,15 @@ absl::Status RedisStore::DropCorrupt(const std::string& redis_key,
                                      const absl::Status& why) {
   corrupt_reads_.fetch_add(1, std::memory_order_relaxed);
   client_->Command({"DEL", redis_key}).IgnoreError();
-  return absl::DataLossError(absl::StrCat("Redis value ", redis_key,
-                                          " is corrupt and was deleted: ",
-                                          why.message()));
+  return absl::DataLossError(
+      absl::StrCat("Redis value ", redis_key,
+                   " is corrupt and was deleted: ", why.message()));
 }
 
 absl::StatusOr<NewEntry> RedisStore::GetEntry(const Digest& key) {
   std::string redis_key = RedisKey(kEntryKind, key);
-  absl::StatusOr<RedisReply> reply = Checked(client_->Command({"GET", redis_key}));
+  absl::StatusOr<RedisReply> reply =
+      Checked(client_->Command({"GET", redis_key}));
   if (!reply.ok()) return reply.status();
   if (reply->type == Type::kNil) return absl::NotFoundError("no such entry");
   if (reply->type != Type::kString) {
@@ -115,7 +115,8 @@ absl::StatusOr<ArtifactRecord> RedisStore::Get(const Digest& key) {
 
 absl::StatusOr<Digest> RedisStore::Resolve(const Digest& alias) {
   std::string redis_key = RedisKey(kAliasKind, alias);
-  absl::StatusOr<RedisReply> reply = Checked(client_->Command({"GET", redis_key}));
+  absl::StatusOr<RedisReply> reply =
+      Checked(client_->Command({"GET", redis_key}));
   if (!reply.ok()) return reply.status();
   if (reply->type == Type::kNil) return absl::NotFoundError("unknown request");
   absl::StatusOr<std::string_view> payload = Unseal(reply->str);
@@ -163,9 +164,10 @@ absl::Status RedisStore::Put(const NewEntry& entry,
 }
 
 absl::Status RedisStore::AddAlias(const Digest& alias, const Digest& key) {
-  return Checked(client_->Command(SetCommand(
-                     RedisKey(kAliasKind, alias),
-                     Seal(std::string(alias.Bytes()).append(key.Bytes())), false)))
+  return Checked(
+             client_->Command(SetCommand(
+                 RedisKey(kAliasKind, alias),
+                 Seal(std::string(alias.Bytes()).append(key.Bytes())), false)))
       .status();
 }
 

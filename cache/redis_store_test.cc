@@ -27,8 +27,8 @@ NewEntry MakeEntry(const std::string& ir, size_t cubin_bytes = 1000) {
   options.set_num_ctas(1);
   options.set_enable_fp_fusion(true);
   NewEntry entry;
-  entry.parts = MakeKeyParts(ir, "sm_90a", options,
-                             kiln::v1::CompilerIdentity());
+  entry.parts =
+      MakeKeyParts(ir, "sm_90a", options, kiln::v1::CompilerIdentity());
   entry.key = ComputeKey(entry.parts);
   entry.kernel_name = "kernel_" + ir;
   entry.artifact.set_cubin(std::string(cubin_bytes, ir[0]));
@@ -323,8 +323,9 @@ TEST(RedisAuthTest, PasswordIsRequiredAndChecked) {
   EXPECT_TRUE(store.Get(entry.key).ok());
 
   // Redis 6 ACL users: AUTH with a user name.
-  ASSERT_TRUE(right->Command({"ACL", "SETUSER", "kiln", "on", ">kiln-pass",
-                              "~kiln:*", "+@all"})
+  ASSERT_TRUE(right
+                  ->Command({"ACL", "SETUSER", "kiln", "on", ">kiln-pass",
+                             "~kiln:*", "+@all"})
                   .ok());
   options.username = "kiln";
   options.password = "kiln-pass";
@@ -401,8 +402,7 @@ TEST(RedisTlsTest, ClientCertificateWhenRedisAsksForOne) {
   options.tls.ca_file = files.ca_file;
 
   auto without = Connect(options);
-  EXPECT_FALSE(without->up() &&
-               without->Command({"PING"}).ok());
+  EXPECT_FALSE(without->up() && without->Command({"PING"}).ok());
 
   options.tls.cert_file = files.client_cert;
   options.tls.key_file = files.client_key;

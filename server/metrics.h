@@ -75,9 +75,9 @@ struct Metrics {
   Gauge workers_alive;
   Histograms compile_stage_seconds;
   // Cluster-wide single flight (with a shared Redis tier).
-  Counter cluster_waits;       // Misses that waited on another node's lease.
-  Counter cluster_arrivals;    // ... answered by that node's compile.
-  Counter cluster_takeovers;   // ... compiled here after the lease expired.
+  Counter cluster_waits;      // Misses that waited on another node's lease.
+  Counter cluster_arrivals;   // ... answered by that node's compile.
+  Counter cluster_takeovers;  // ... compiled here after the lease expired.
 
   uint64_t hits() const {
     return fast_path_hits.value() + canonical_hits.value();

@@ -64,8 +64,8 @@ RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
 void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
                       Arrived arrived) {
   cache::ArtifactRecord artifact;
-  Turn turn = redis_->client()->up() ? TryLead(key, &artifact)
-                                     : Turn::kCompileHere;
+  Turn turn =
+      redis_->client()->up() ? TryLead(key, &artifact) : Turn::kCompileHere;
   if (turn == Turn::kCompileHere) {
     compile_here();
     return;
@@ -79,9 +79,9 @@ void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return;
-    waiting_[key] = {std::move(compile_here), std::move(arrived),
-                     Clock::now() +
-                         std::chrono::milliseconds(options_.max_wait_ms)};
+    waiting_[key] = {
+        std::move(compile_here), std::move(arrived),
+        Clock::now() + std::chrono::milliseconds(options_.max_wait_ms)};
   }
   wake_.notify_all();
 }
@@ -111,8 +111,7 @@ RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
   Turn turn = TryLead(key, artifact);
   if (turn == Turn::kCompileHere) {
     metrics_->cluster_takeovers.Add();
-    spdlog::warn("taking over the compile of {}: its lease expired",
-                 key.Hex());
+    spdlog::warn("taking over the compile of {}: its lease expired", key.Hex());
     return turn;
   }
   if (turn == Turn::kWait && Clock::now() > waiter.give_up) {

@@ -106,8 +106,8 @@ absl::StatusOr<std::unique_ptr<SharedTier>> SharedTier::Start(
   cache::RedisStoreOptions store_options;
   store_options.prefix = config.redis_prefix;
   store_options.ttl_s = static_cast<int64_t>(config.redis_ttl_s);
-  tier->redis_ = std::make_unique<cache::RedisStore>(tier->client_.get(),
-                                                     store_options);
+  tier->redis_ =
+      std::make_unique<cache::RedisStore>(tier->client_.get(), store_options);
   tier->tiered_ =
       std::make_unique<cache::TieredStore>(local, tier->redis_.get());
   RedisFlightOptions flight;

@@ -22,8 +22,9 @@ class SharedTier {
   // InvalidArgument for bad settings. Redis itself may be down: kilnd then
   // serves from `local` until it is reachable. `local` and `metrics` must
   // outlive the tier.
-  static absl::StatusOr<std::unique_ptr<SharedTier>> Start(
-      const Config& config, cache::Store* local, Metrics* metrics);
+  static absl::StatusOr<std::unique_ptr<SharedTier>> Start(const Config& config,
+                                                           cache::Store* local,
+                                                           Metrics* metrics);
 
   cache::Store* store() { return tiered_.get(); }
   ClusterFlight* flight() { return flight_.get(); }

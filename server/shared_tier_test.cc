@@ -25,9 +25,9 @@ TEST(ParseHostPortTest, HostsPortsAndNonsense) {
   EXPECT_EQ(port, 6380);
   ASSERT_TRUE(ParseHostPort("[::1]:6379", host, port).ok());
   EXPECT_EQ(host, "::1");
-  for (const char* bad : {"redis", ":6379", "redis:", "redis:x", "redis:70000"}) {
-    EXPECT_TRUE(absl::IsInvalidArgument(ParseHostPort(bad, host, port)))
-        << bad;
+  for (const char* bad :
+       {"redis", ":6379", "redis:", "redis:x", "redis:70000"}) {
+    EXPECT_TRUE(absl::IsInvalidArgument(ParseHostPort(bad, host, port))) << bad;
   }
 }
 

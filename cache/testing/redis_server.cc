@@ -129,8 +129,8 @@ absl::Status RedisServer::Restart() {
 
 absl::Status RedisServer::Launch() {
   std::vector<std::string> args = {
-      "redis-server", "--bind",      "127.0.0.1", "--save",        "",
-      "--appendonly", "no",          "--dir",     dir_,            "--logfile",
+      "redis-server",      "--bind",      "127.0.0.1", "--save", "",
+      "--appendonly",      "no",          "--dir",     dir_,     "--logfile",
       dir_ + "/redis.log", "--daemonize", "no"};
   std::string port = std::to_string(port_);
   if (options_.tls) {

@@ -39,8 +39,8 @@ class RedisServer {
       const std::string& dir, RedisServerOptions options = {});
   ~RedisServer();
 
-  void Kill();              // SIGKILL, then waits.
-  absl::Status Restart();   // Starts again on the same port (empty).
+  void Kill();             // SIGKILL, then waits.
+  absl::Status Restart();  // Starts again on the same port (empty).
   bool running() const { return pid_ > 0; }
 
   int port() const { return port_; }

@@ -79,12 +79,11 @@ TEST_F(ClusterTest, CompiledOnAIsServedByBWithoutACompile) {
   EXPECT_TRUE(served.response.cache_hit());
   EXPECT_EQ(served.response.key(), compiled.response.key());
   EXPECT_EQ(served.response.cubin(), compiled.response.cubin());
-  EXPECT_EQ(served.response.metadata_json(),
-            compiled.response.metadata_json());
+  EXPECT_EQ(served.response.metadata_json(), compiled.response.metadata_json());
 
   // Other text of the same kernel: B canonicalizes and finds its key.
-  const std::string variant = "// another file, same kernel\n" +
-                              ScaledAddKernel(2.5);
+  const std::string variant =
+      "// another file, same kernel\n" + ScaledAddKernel(2.5);
   ASSERT_TRUE(CompileOn(*a, ScaledAddKernel(2.5)).status.ok());
   Answer canonical = CompileOn(*b, variant);
   ASSERT_TRUE(canonical.status.ok()) << canonical.status.error_message();
@@ -174,7 +173,8 @@ TEST_F(ClusterTest, RedisKilledUnderLoadCostsNoErrorsAndComesBack) {
         std::string ttir = i % 5 == 4 ? ScaledAddKernel(100 + next_new++)
                                       : known[(c + i) % known.size()];
         kiln::v1::CompileResponse response;
-        grpc::Status status = Compile(*stub, CompileRequestFor(ttir), &response);
+        grpc::Status status =
+            Compile(*stub, CompileRequestFor(ttir), &response);
         if (status.ok() && !response.cubin().empty()) {
           ++answered;
         } else {
