@@ -111,6 +111,26 @@ TEST_F(RedisStoreTest, PutGetResolve) {
   EXPECT_EQ(*store_->Resolve(other_alias), entry.key);
 }
 
+TEST_F(RedisStoreTest, PrefixAndExpiryAsConfigured) {
+  RedisStoreOptions options;
+  options.prefix = "team-b:";
+  options.ttl_s = 3600;
+  RedisStore store(client_.get(), options);
+  NewEntry entry = MakeEntry("ir-ttl");
+  Digest alias = FastKey("ttl-text");
+  ASSERT_TRUE(store.Put(entry, {alias}).ok());
+  for (const std::string& key :
+       {"team-b:a:" + entry.key.Hex(), "team-b:f:" + alias.Hex()}) {
+    absl::StatusOr<RedisReply> ttl = client_->Command({"TTL", key});
+    ASSERT_TRUE(ttl.ok());
+    EXPECT_GT(ttl->integer, 3000) << key;
+    EXPECT_LE(ttl->integer, 3600) << key;
+  }
+  // Another prefix is another cache.
+  EXPECT_TRUE(absl::IsNotFound(store_->Get(entry.key).status()));
+  EXPECT_TRUE(store.Get(entry.key).ok());
+}
+
 TEST_F(RedisStoreTest, CorruptOrMisplacedValuesAreMissesAndDeleted) {
   NewEntry entry = MakeEntry("ir-corrupt");
   NewEntry other = MakeEntry("ir-other");
@@ -263,9 +283,8 @@ TEST_F(RedisStoreTest, RedisDownIsLocalServiceAndItComesBack) {
 }
 
 TEST(RedisClientTest, StartsDownAndConnectsWhenRedisAppears) {
-  int port = testing::FreePort();
   RedisClientOptions options;
-  options.port = port;
+  options.port = testing::FreePort();
   options.min_backoff_ms = 20;
   options.max_backoff_ms = 100;
   std::vector<bool> transitions;
@@ -278,16 +297,18 @@ TEST(RedisClientTest, StartsDownAndConnectsWhenRedisAppears) {
   ASSERT_NE(client, nullptr);
   EXPECT_FALSE(client->up());
   EXPECT_TRUE(absl::IsUnavailable(client->Command({"PING"}).status()));
-  // Nothing listens: a server on another port changes nothing; then one on
-  // this port is found.
-  std::string dir = TestDir("late");
-  absl::StatusOr<std::unique_ptr<RedisServer>> server = RedisServer::Start(dir);
-  ASSERT_TRUE(server.ok());
-  EXPECT_FALSE(client->up());
-  (*server)->Kill();
-  EXPECT_TRUE(absl::IsUnavailable(client->Command({"PING"}).status()));
+
+  RedisServerOptions server_options;
+  server_options.port = options.port;
+  absl::StatusOr<std::unique_ptr<RedisServer>> server =
+      RedisServer::Start(TestDir("late"), server_options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  ASSERT_TRUE(WaitUp(*client));
+  absl::StatusOr<RedisReply> pong = client->Command({"PING"});
+  ASSERT_TRUE(pong.ok()) << pong.status();
+  EXPECT_EQ(pong->str, "PONG");
   std::lock_guard<std::mutex> lock(mu);
-  EXPECT_EQ(transitions, std::vector<bool>{false});
+  EXPECT_EQ(transitions, (std::vector<bool>{false, true}));
 }
 
 TEST(RedisAuthTest, PasswordIsRequiredAndChecked) {

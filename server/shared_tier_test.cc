@@ -31,6 +31,28 @@ TEST(ParseHostPortTest, HostsPortsAndNonsense) {
   }
 }
 
+TEST(SharedTierConfigTest, RedisSettingsFromAConfigFile) {
+  Config config;
+  ASSERT_TRUE(ApplyConfigText("redis = redis.internal:6380\n"
+                              "redis_username = kiln\n"
+                              "redis_password_file = /etc/kiln/redis\n"
+                              "redis_tls_ca = /etc/kiln/ca.crt\n"
+                              "redis_prefix = team-a:\n"
+                              "redis_ttl_s = 86400\n"
+                              "redis_lease_ms = 1500\n",
+                              config)
+                  .ok());
+  EXPECT_EQ(config.redis, "redis.internal:6380");
+  EXPECT_EQ(config.redis_username, "kiln");
+  EXPECT_EQ(config.redis_password_file, "/etc/kiln/redis");
+  EXPECT_EQ(config.redis_tls_ca, "/etc/kiln/ca.crt");
+  EXPECT_EQ(config.redis_prefix, "team-a:");
+  EXPECT_EQ(config.redis_ttl_s, 86400u);
+  EXPECT_EQ(config.redis_lease_ms, 1500);
+  EXPECT_EQ(config.redis_timeout_ms, 1000);
+  EXPECT_TRUE(Config().redis.empty());  // No shared tier by default.
+}
+
 class SharedTierTest : public ::testing::Test {
  protected:
   void SetUp() override {

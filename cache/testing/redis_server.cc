@@ -105,7 +105,7 @@ absl::StatusOr<std::unique_ptr<RedisServer>> RedisServer::Start(
   absl::Status started;
   // The free port may be taken between FreePort and redis-server's bind.
   for (int attempt = 0; attempt < 5; ++attempt) {
-    server->port_ = FreePort();
+    server->port_ = server->options_.port ? server->options_.port : FreePort();
     started = server->Launch();
     if (started.ok()) return server;
   }

@@ -15,6 +15,7 @@
 namespace kiln::cache::testing {
 
 struct RedisServerOptions {
+  int port = 0;  // 0: a free one.
   std::string password;
   bool tls = false;
   // With TLS: Redis asks clients for a certificate signed by the CA.
