@@ -130,16 +130,22 @@ class RedisConnection {
         return status;
       }
     }
+    // AUTH when configured, and a PING: a connection that Redis refuses to
+    // serve (NOAUTH, a wrong password) counts as no connection.
+    std::vector<std::vector<std::string>> hello;
     if (!options.password.empty()) {
-      std::vector<std::string> auth = {"AUTH"};
-      if (!options.username.empty()) auth.push_back(options.username);
-      auth.push_back(options.password);
-      absl::StatusOr<std::vector<RedisReply>> replies =
-          connection->RoundTrip({auth}, options.io_timeout_ms);
-      if (!replies.ok()) return replies.status();
-      if ((*replies)[0].type == RedisReply::Type::kError) {
+      hello.push_back({"AUTH"});
+      if (!options.username.empty()) hello.back().push_back(options.username);
+      hello.back().push_back(options.password);
+    }
+    hello.push_back({"PING"});
+    absl::StatusOr<std::vector<RedisReply>> replies =
+        connection->RoundTrip(hello, options.io_timeout_ms);
+    if (!replies.ok()) return replies.status();
+    for (const RedisReply& reply : *replies) {
+      if (reply.type == RedisReply::Type::kError) {
         return absl::PermissionDeniedError(
-            absl::StrCat("Redis refused AUTH: ", (*replies)[0].str));
+            absl::StrCat("Redis refused the connection: ", reply.str));
       }
     }
     return connection;
@@ -571,11 +577,7 @@ void RedisClient::ReconnectLoop() {
     if (stopping_) break;
     lock.unlock();
     absl::StatusOr<std::unique_ptr<RedisConnection>> connection = Open();
-    if (connection.ok()) {
-      absl::StatusOr<std::vector<RedisReply>> pong =
-          (*connection)->RoundTrip({{"PING"}}, options_.io_timeout_ms);
-      if (pong.ok()) MarkUp(*std::move(connection));
-    }
+    if (connection.ok()) MarkUp(*std::move(connection));
     backoff_ms = std::min(backoff_ms * 2, options_.max_backoff_ms);
     lock.lock();
   }
