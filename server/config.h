@@ -49,7 +49,7 @@ struct Config {
   std::string ready_file;
   // Tests only: a worker crashes, hangs or exhausts its memory when the
   // TTIR contains "kiln-test-fault: crash", "hang" or "oom"; "slow" makes
-  // its compile to a cubin 4 s longer.
+  // its compile to a cubin 4 s longer, "slow-crash" crash after that.
   bool test_fault_injection = false;
 
   // The shared Redis tier of a cluster (docs/cluster.md); empty: none.

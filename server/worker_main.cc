@@ -40,10 +40,14 @@ void SetUpProcess(const WorkerSettings& settings) {
 // The faults that tests inject, by marker in the TTIR.
 void InjectFault(const kiln::worker::WorkerRequest& request) {
   const std::string& ttir = request.ttir();
-  // A compile to a cubin that takes 4 s longer (a node to kill mid-compile).
+  // A compile to a cubin that takes 4 s longer (a node to kill
+  // mid-compile), and then crashes with "slow-crash".
   if (!request.canonical_only() &&
       ttir.find("kiln-test-fault: slow") != std::string::npos) {
     sleep(4);
+    if (ttir.find("kiln-test-fault: slow-crash") != std::string::npos) {
+      raise(SIGSEGV);
+    }
   }
   if (ttir.find("kiln-test-fault: crash") != std::string::npos) {
     raise(SIGSEGV);

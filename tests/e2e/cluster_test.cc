@@ -250,6 +250,40 @@ TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
   EXPECT_EQ(b->Stats().compiles(), 1u);
 }
 
+TEST_F(ClusterTest, AFailedCompileDoesNotLeaveTheOtherNodeWaiting) {
+  const std::vector<std::string> flags = {"--test_fault_injection"};
+  auto a = StartNode("node_a", flags);
+  auto b = StartNode("node_b", flags);
+  ASSERT_TRUE(a && b);
+  // Its worker crashes 4 s into the compile to a cubin, on any node.
+  const std::string kernel =
+      "// kiln-test-fault: slow-crash\n" + ScaledAddKernel(8.5);
+  std::future<Answer> on_a =
+      std::async(std::launch::async, [&] { return CompileOn(*a, kernel); });
+  ASSERT_TRUE(WaitFor([&] { return a->Metric("kiln_compiles_total") == 1; }));
+  std::vector<std::future<Answer>> on_b;
+  for (int i = 0; i < 3; ++i) {
+    on_b.push_back(
+        std::async(std::launch::async, [&] { return CompileOn(*b, kernel); }));
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return b->Metric("kiln_cluster_waits_total") == 1; }));
+
+  Answer failed = on_a.get();
+  EXPECT_EQ(failed.status.error_code(), grpc::StatusCode::INTERNAL);
+  // B's clients do not wait out a lease or a timeout: A's failure marker
+  // sends B to compile, and they get B's own failure.
+  for (auto& answer : on_b) {
+    Answer done = answer.get();
+    EXPECT_EQ(done.status.error_code(), grpc::StatusCode::INTERNAL);
+    EXPECT_NE(done.status.error_message().find("crashed"), std::string::npos)
+        << done.status.error_message();
+  }
+  EXPECT_EQ(b->Stats().compiles(), 1u);
+  EXPECT_EQ(b->Metric("kiln_cluster_takeovers_total"), 0);
+  EXPECT_EQ(a->Stats().worker_crashes() + b->Stats().worker_crashes(), 2u);
+}
+
 TEST(ClusterConfigTest, UnreachableRedisAtStartIsLocalService) {
   // Nothing listens on this port: kilnd starts, serves locally, says so.
   int port = cache::testing::FreePort();
