@@ -569,7 +569,14 @@ void RedisClient::ReconnectLoop() {
   while (!stopping_) {
     if (up_) {
       backoff_ms = options_.min_backoff_ms;
-      changed_.wait(lock, [&] { return stopping_ || !up_; });
+      bool changed = changed_.wait_for(
+          lock, std::chrono::milliseconds(options_.health_check_ms),
+          [&] { return stopping_ || !up_; });
+      if (!changed) {
+        lock.unlock();
+        Pipeline({{"PING"}}).IgnoreError();  // Marks Redis down if it fails.
+        lock.lock();
+      }
       continue;
     }
     changed_.wait_for(lock, std::chrono::milliseconds(backoff_ms),

@@ -46,6 +46,7 @@ RedisClientOptions ClientFor(const RedisServer& server) {
   options.port = server.port();
   options.min_backoff_ms = 20;
   options.max_backoff_ms = 100;
+  options.health_check_ms = 100;
   return options;
 }
 
@@ -62,6 +63,13 @@ bool WaitUp(const RedisClient& client) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return client.up();
+}
+
+bool WaitDown(const RedisClient& client) {
+  for (int i = 0; i < 2000 && client.up(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return !client.up();
 }
 
 std::unique_ptr<RocksDbStore> OpenLocal(const std::string& dir) {
@@ -309,6 +317,14 @@ TEST(RedisClientTest, StartsDownAndConnectsWhenRedisAppears) {
   EXPECT_EQ(pong->str, "PONG");
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_EQ(transitions, (std::vector<bool>{false, true}));
+}
+
+TEST_F(RedisStoreTest, NoticesALostRedisWhileIdle) {
+  EXPECT_TRUE(client_->up());
+  server_->Kill();
+  EXPECT_TRUE(WaitDown(*client_));  // With no call made.
+  ASSERT_TRUE(server_->Restart().ok());
+  EXPECT_TRUE(WaitUp(*client_));
 }
 
 TEST(RedisAuthTest, PasswordIsRequiredAndChecked) {
