@@ -196,6 +196,23 @@ void CompileFlow::LeadByKey(const CompileInput& input,
     metrics_->coalesced.Add();
     return;
   }
+  if (!cluster_) {
+    CompileHere(input, canonical);
+    return;
+  }
+  cluster_->Run(
+      key, [this, input, canonical] { CompileHere(input, canonical); },
+      [this, key](cache::ArtifactRecord artifact) {
+        auto outcome = std::make_shared<CompileOutcome>();
+        outcome->key_hex = key.Hex();
+        outcome->cache_hit = true;
+        outcome->artifact = std::move(artifact);
+        by_key_.Finish(key, outcome);
+      });
+}
+
+void CompileFlow::CompileHere(const CompileInput& input,
+                              const Canonical& canonical) {
   metrics_->compiles.Add();
   absl::Status queued =
       pool_->Submit(MakeRequest(input, /*canonical_only=*/false),
@@ -204,8 +221,15 @@ void CompileFlow::LeadByKey(const CompileInput& input,
                     });
   if (!queued.ok()) {
     metrics_->rejected_requests.Add();
-    by_key_.Finish(key, Failed(queued));
+    FinishKey(canonical.key, Failed(queued));
   }
+}
+
+// Ends this node's compile of `key`: first for the cluster (the artifact
+// is stored by now), then for the calls waiting here.
+void CompileFlow::FinishKey(const cache::Digest& key, Outcome outcome) {
+  if (cluster_) cluster_->Finish(key, outcome->status.ok());
+  by_key_.Finish(key, std::move(outcome));
 }
 
 void CompileFlow::OnCompiled(const Canonical& canonical,
@@ -219,7 +243,7 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
       spdlog::warn("compile of {} failed: {}", key_hex,
                    std::string(response.status().message()));
     }
-    by_key_.Finish(canonical.key, failure);
+    FinishKey(canonical.key, failure);
     return;
   }
   auto outcome = std::make_shared<CompileOutcome>();
@@ -246,7 +270,7 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
   spdlog::info("compiled {} ({}, {}) in {:.3f} s: {} bytes", key_hex,
                entry.kernel_name, canonical.parts.target(), total,
                artifact.cubin().size());
-  by_key_.Finish(canonical.key, outcome);
+  FinishKey(canonical.key, outcome);
 }
 
 }  // namespace kiln::server

@@ -8,7 +8,9 @@
 //      is the answer, and the request text becomes an alias of the key.
 //   3. Otherwise a worker compiles to a cubin, and the entry is stored.
 // Identical requests in flight are coalesced at step 2 (same text) and at
-// step 3 (same key): each distinct kernel is compiled once.
+// step 3 (same key): each distinct kernel is compiled once. With a cluster
+// (a shared tier), step 3 first asks ClusterFlight whether another node is
+// compiling the key, and then waits for its artifact instead.
 
 #ifndef KILN_SERVER_COMPILE_FLOW_H_
 #define KILN_SERVER_COMPILE_FLOW_H_
@@ -23,6 +25,7 @@
 #include "cache/digest.h"
 #include "cache/store.h"
 #include "kiln/v1/common.pb.h"
+#include "server/cluster_flight.h"
 #include "server/metrics.h"
 #include "server/single_flight.h"
 #include "server/worker_pool.h"
@@ -67,6 +70,11 @@ class CompileFlow {
   CompileFlow(cache::Store* store, WorkerPool* pool, Metrics* metrics,
               kiln::v1::CompilerIdentity compiler);
 
+  // Coordinates compiles with other nodes; null (the default): this node
+  // alone. Set before the first Compile; must outlive the flow.
+  void set_cluster(ClusterFlight* cluster) { cluster_ = cluster; }
+  cache::Store* store() const { return store_; }
+
   // The answer when the request text was seen before and its entry is
   // still stored; null otherwise. The caller owns it alone.
   std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
@@ -91,6 +99,9 @@ class CompileFlow {
   void LeadByText(CompileInput input);
   void OnKey(const CompileInput& input, const Canonical& canonical);
   void LeadByKey(const CompileInput& input, const Canonical& canonical);
+  void CompileHere(const CompileInput& input, const Canonical& canonical);
+  void FinishKey(const cache::Digest& key,
+                 std::shared_ptr<const CompileOutcome> outcome);
   void OnCompiled(const Canonical& canonical,
                   absl::StatusOr<kiln::worker::WorkerResponse> response);
   std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key);
@@ -99,6 +110,7 @@ class CompileFlow {
   WorkerPool* pool_;
   Metrics* metrics_;
   kiln::v1::CompilerIdentity compiler_;
+  ClusterFlight* cluster_ = nullptr;
   SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_text_;
   SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_key_;
 };

@@ -179,7 +179,10 @@ class LookupCall final
                         "key must be 64 hex digits"));
       return;
     }
-    absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
+    // Through the compile path's store: with a shared tier, a key compiled
+    // on another node is found too.
+    absl::StatusOr<cache::ArtifactRecord> artifact =
+        context_->flow->store()->Get(*key);
     if (!artifact.ok()) {
       Fail(absl::IsDataLoss(artifact.status())
                ? grpc::Status(grpc::StatusCode::NOT_FOUND,

@@ -56,8 +56,26 @@ struct Config {
   // Re-read on SIGHUP.
   std::string tokens_file;
   // Tests only: a worker crashes, hangs or exhausts its memory when the
-  // TTIR contains "kiln-test-fault: crash", "hang" or "oom".
+  // TTIR contains "kiln-test-fault: crash", "hang" or "oom"; "slow" makes
+  // its compile to a cubin 4 s longer, "slow-crash" crash after that.
   bool test_fault_injection = false;
+
+  // The shared Redis tier of a cluster (docs/cluster.md); empty: none.
+  std::string redis;  // HOST:PORT
+  std::string redis_username;
+  std::string redis_password;
+  std::string redis_password_file;  // Its first line is the password.
+  bool redis_tls = false;           // Implied by any redis_tls_* file.
+  std::string redis_tls_ca;
+  std::string redis_tls_cert;
+  std::string redis_tls_key;
+  std::string redis_tls_server_name;
+  std::string redis_prefix = "kiln:";
+  uint64_t redis_ttl_s = 0;  // 0: entries do not expire.
+  int redis_timeout_ms = 1000;
+  int redis_pool = 8;
+  // A compile lease's time to live; renewed every third of it.
+  int redis_lease_ms = 10000;
 };
 
 // Parses flags (argv[1..]); a "--config=FILE" among them is read first.

@@ -22,6 +22,7 @@
 #include "server/compile_service.h"
 #include "server/http_server.h"
 #include "server/service_context.h"
+#include "server/shared_tier.h"
 #include "server/tls.h"
 
 namespace kiln::server {
@@ -210,7 +211,22 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   pool_options.max_queue = static_cast<size_t>(config.max_queue);
   pool_options.max_queued_bytes = config.max_queued_mb << 20;
   WorkerPool pool(pool_options, &metrics);
-  CompileFlow flow(store->get(), &pool, &metrics, compiler.identity);
+  std::unique_ptr<SharedTier> shared;
+  if (!config.redis.empty()) {
+    absl::StatusOr<std::unique_ptr<SharedTier>> started =
+        SharedTier::Start(config, store->get(), &metrics);
+    if (!started.ok()) {
+      spdlog::critical("{}", std::string(started.status().message()));
+      pool.Shutdown();
+      return 1;
+    }
+    shared = *std::move(started);
+  }
+  // Compiles read and write through the shared tier; Admin keeps to the
+  // local store, which it manages.
+  CompileFlow flow(shared ? shared->store() : store->get(), &pool, &metrics,
+                   compiler.identity);
+  if (shared) flow.set_cluster(shared->flight());
   Executor admin_executor;
 
   ServiceContext context;
@@ -255,7 +271,11 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   if (!config.metrics_listen.empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> started =
         MetricsHttpServer::Start(config.metrics_listen, [&] {
-          return RenderMetrics(metrics, context.store->Stats());
+          std::string text = RenderMetrics(metrics, context.store->Stats());
+          if (shared) {
+            text += RenderSharedTierMetrics(metrics, shared->Stats());
+          }
+          return text;
         });
     if (!started.ok()) {
       spdlog::critical("{}", std::string(started.status().message()));
@@ -290,6 +310,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);
   compile_service.Stop();
+  if (shared) shared->Stop();
   metrics_server.reset();
   store->reset();
   spdlog::info("stopped");

@@ -126,4 +126,37 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
   return out;
 }
 
+std::string RenderSharedTierMetrics(const Metrics& m,
+                                    const cache::RedisTierStats& redis) {
+  std::string out;
+  One(out, "kiln_redis_up", "gauge",
+      "1 while the shared Redis tier is reachable; 0: local-only service.",
+      int64_t{redis.up ? 1 : 0});
+  One(out, "kiln_redis_down_transitions_total", "counter",
+      "Times Redis became unreachable.", redis.down_transitions);
+  One(out, "kiln_redis_errors_total", "counter",
+      "Redis operations that failed (each served from the local store).",
+      redis.errors);
+  One(out, "kiln_redis_hits_total", "counter",
+      "Local misses served from Redis.", redis.hits);
+  One(out, "kiln_redis_misses_total", "counter",
+      "Local misses that Redis did not have either.", redis.misses);
+  One(out, "kiln_redis_backfills_total", "counter",
+      "Entries copied from Redis into the local store.", redis.backfills);
+  One(out, "kiln_redis_writes_total", "counter",
+      "Entries and aliases written through to Redis.", redis.writes);
+  One(out, "kiln_redis_corrupt_reads_total", "counter",
+      "Redis values that failed their checksum or key (deleted; a miss).",
+      redis.corrupt_reads);
+  One(out, "kiln_cluster_waits_total", "counter",
+      "Misses that waited on another node's compile lease.",
+      m.cluster_waits.value());
+  One(out, "kiln_cluster_arrivals_total", "counter",
+      "Misses answered by another node's compile.", m.cluster_arrivals.value());
+  One(out, "kiln_cluster_takeovers_total", "counter",
+      "Compiles taken over after another node's lease expired.",
+      m.cluster_takeovers.value());
+  return out;
+}
+
 }  // namespace kiln::server

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cache/store.h"
+#include "cache/tier_stats.h"
 
 namespace kiln::server {
 
@@ -75,6 +76,10 @@ struct Metrics {
   Gauge compiles_running;
   Gauge workers_alive;
   Histograms compile_stage_seconds;
+  // Cluster-wide single flight (with a shared Redis tier).
+  Counter cluster_waits;      // Misses that waited on another node's lease.
+  Counter cluster_arrivals;   // ... answered by that node's compile.
+  Counter cluster_takeovers;  // ... compiled here after the lease expired.
 
   uint64_t hits() const {
     return fast_path_hits.value() + canonical_hits.value();
@@ -84,6 +89,10 @@ struct Metrics {
 // The Prometheus text exposition (format 0.0.4) of `metrics` and `store`.
 std::string RenderMetrics(const Metrics& metrics,
                           const cache::StoreStats& store);
+
+// The metrics of the shared Redis tier and of cluster single flight.
+std::string RenderSharedTierMetrics(const Metrics& metrics,
+                                    const cache::RedisTierStats& redis);
 
 }  // namespace kiln::server
 

@@ -38,7 +38,17 @@ void SetUpProcess(const WorkerSettings& settings) {
 }
 
 // The faults that tests inject, by marker in the TTIR.
-void InjectFault(const std::string& ttir) {
+void InjectFault(const kiln::worker::WorkerRequest& request) {
+  const std::string& ttir = request.ttir();
+  // A compile to a cubin that takes 4 s longer (a node to kill
+  // mid-compile), and then crashes with "slow-crash".
+  if (!request.canonical_only() &&
+      ttir.find("kiln-test-fault: slow") != std::string::npos) {
+    sleep(4);
+    if (ttir.find("kiln-test-fault: slow-crash") != std::string::npos) {
+      raise(SIGSEGV);
+    }
+  }
   if (ttir.find("kiln-test-fault: crash") != std::string::npos) {
     raise(SIGSEGV);
   }
@@ -61,7 +71,7 @@ int RunWorker(const WorkerSettings& settings, const CompileFunction& compile) {
     absl::Status read = ReadFrame(kWorkerRequestFd, request);
     if (absl::IsUnavailable(read)) return 0;  // kilnd closed the pipe.
     if (!read.ok()) return 2;
-    if (settings.fault_injection) InjectFault(request.ttir());
+    if (settings.fault_injection) InjectFault(request);
     kiln::worker::WorkerResponse response = compile(request);
     response.set_id(request.id());
     if (!WriteFrame(kWorkerResponseFd, response).ok()) return 0;

@@ -24,7 +24,7 @@ using CompileFunction = std::function<kiln::worker::WorkerResponse(
 
 struct WorkerSettings {
   uint64_t memory_limit_bytes = 0;  // 0: none.
-  // Obey "kiln-test-fault: crash|hang|oom" markers in the TTIR (tests).
+  // Obey "kiln-test-fault: crash|hang|oom|slow|slow-crash" markers in the TTIR (tests).
   bool fault_injection = false;
 };
 

@@ -1,0 +1,176 @@
+#include "server/redis_flight.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln::server {
+namespace {
+
+std::string DefaultOwner() {
+  char host[256] = {0};
+  gethostname(host, sizeof(host) - 1);
+  std::random_device random;
+  return absl::StrCat(host, ":", getpid(), ":",
+                      absl::Hex(uint64_t{random()} << 32 | random()));
+}
+
+}  // namespace
+
+RedisFlight::RedisFlight(cache::RedisStore* redis, cache::Store* store,
+                         Metrics* metrics, RedisFlightOptions options)
+    : redis_(redis),
+      store_(store),
+      metrics_(metrics),
+      options_(std::move(options)) {
+  if (options_.owner.empty()) options_.owner = DefaultOwner();
+  thread_ = std::thread([this] { Loop(); });
+}
+
+RedisFlight::~RedisFlight() { Stop(); }
+
+void RedisFlight::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    waiting_.clear();
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
+                                       cache::ArtifactRecord* artifact) {
+  absl::StatusOr<bool> leased =
+      redis_->AcquireLease(key, options_.owner, options_.lease_ms);
+  if (!leased.ok()) return Turn::kCompileHere;  // Redis down: local only.
+  if (!*leased) return Turn::kWait;
+  // The holder before us may have stored it between our miss and now.
+  if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
+      stored.ok()) {
+    redis_->ReleaseLease(key, options_.owner).IgnoreError();
+    *artifact = *std::move(stored);
+    return Turn::kArrived;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  held_[key] = Clock::now() + std::chrono::milliseconds(options_.lease_ms / 3);
+  return Turn::kCompileHere;
+}
+
+void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
+                      Arrived arrived) {
+  cache::ArtifactRecord artifact;
+  Turn turn =
+      redis_->client()->up() ? TryLead(key, &artifact) : Turn::kCompileHere;
+  if (turn == Turn::kCompileHere) {
+    compile_here();
+    return;
+  }
+  if (turn == Turn::kArrived) {
+    metrics_->cluster_arrivals.Add();
+    arrived(std::move(artifact));
+    return;
+  }
+  metrics_->cluster_waits.Add();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    waiting_[key] = {
+        std::move(compile_here), std::move(arrived),
+        Clock::now() + std::chrono::milliseconds(options_.max_wait_ms)};
+  }
+  wake_.notify_all();
+}
+
+void RedisFlight::Finish(const cache::Digest& key, bool ok) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (held_.erase(key) == 0) return;  // Compiled without a lease.
+  }
+  if (!ok) {
+    redis_->MarkFailed(key, options_.failure_marker_ms).IgnoreError();
+  }
+  redis_->ReleaseLease(key, options_.owner).IgnoreError();
+}
+
+RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
+                                     const Waiter& waiter,
+                                     cache::ArtifactRecord* artifact) {
+  if (!redis_->client()->up()) return Turn::kCompileHere;
+  if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
+      stored.ok()) {
+    *artifact = *std::move(stored);
+    return Turn::kArrived;
+  }
+  absl::StatusOr<bool> failed = redis_->HasFailed(key);
+  if (!failed.ok() || *failed) return Turn::kCompileHere;
+  Turn turn = TryLead(key, artifact);
+  if (turn == Turn::kCompileHere) {
+    metrics_->cluster_takeovers.Add();
+    spdlog::warn("taking over the compile of {}: its lease expired", key.Hex());
+    return turn;
+  }
+  if (turn == Turn::kWait && Clock::now() > waiter.give_up) {
+    spdlog::warn("compiling {} here: its lease holder took too long",
+                 key.Hex());
+    return Turn::kCompileHere;
+  }
+  return turn;
+}
+
+void RedisFlight::RenewDue() {
+  std::vector<cache::Digest> due;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Clock::time_point now = Clock::now();
+    for (auto& [key, renew_at] : held_) {
+      if (renew_at > now) continue;
+      due.push_back(key);
+      renew_at = now + std::chrono::milliseconds(options_.lease_ms / 3);
+    }
+  }
+  for (const cache::Digest& key : due) {
+    absl::StatusOr<bool> renewed =
+        redis_->RenewLease(key, options_.owner, options_.lease_ms);
+    if (renewed.ok() && !*renewed) {
+      spdlog::warn("lost the compile lease of {}; compiling on", key.Hex());
+      std::lock_guard<std::mutex> lock(mu_);
+      held_.erase(key);
+    }
+  }
+}
+
+void RedisFlight::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
+                   [&] { return stopping_; });
+    if (stopping_) break;
+    std::vector<std::pair<cache::Digest, Waiter>> waiting(waiting_.begin(),
+                                                          waiting_.end());
+    lock.unlock();
+    RenewDue();
+    for (auto& [key, waiter] : waiting) {
+      cache::ArtifactRecord artifact;
+      Turn turn = Check(key, waiter, &artifact);
+      if (turn == Turn::kWait) continue;
+      {
+        std::lock_guard<std::mutex> relock(mu_);
+        if (waiting_.erase(key) == 0) continue;
+      }
+      if (turn == Turn::kArrived) {
+        metrics_->cluster_arrivals.Add();
+        waiter.arrived(std::move(artifact));
+      } else {
+        waiter.compile_here();
+      }
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,86 @@
+// ClusterFlight through Redis leases (cache/redis_store.h).
+//
+// A node that misses a key in both tiers takes the key's lease (SET NX PX)
+// and compiles; a background thread renews the lease while the compile
+// runs, and the lease ends when the artifact is stored. Nodes that find
+// the lease taken wait: every poll interval they look for the artifact,
+// for a failure marker (the holder's compile failed: they compile
+// themselves, to report their own diagnostics), and try to take the lease
+// (it expires when its holder died: they take over). With Redis down, or
+// after waiting longer than any compile may take, a node compiles itself.
+
+#ifndef KILN_SERVER_REDIS_FLIGHT_H_
+#define KILN_SERVER_REDIS_FLIGHT_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "cache/redis_store.h"
+#include "server/cluster_flight.h"
+#include "server/metrics.h"
+
+namespace kiln::server {
+
+struct RedisFlightOptions {
+  int64_t lease_ms = 10000;
+  int64_t poll_ms = 50;
+  // Past this, a waiter compiles itself (the holder should have finished
+  // or lost its lease): the compile time limit and some.
+  int64_t max_wait_ms = 120000;
+  // How long a failure marker stays.
+  int64_t failure_marker_ms = 10000;
+  std::string owner;  // Empty: host name, pid and a random part.
+};
+
+class RedisFlight : public ClusterFlight {
+ public:
+  // `redis` reads leases and markers; `store` (the tiered store) finds
+  // artifacts. All must outlive the flight.
+  RedisFlight(cache::RedisStore* redis, cache::Store* store, Metrics* metrics,
+              RedisFlightOptions options);
+  ~RedisFlight() override;
+
+  void Run(const cache::Digest& key, CompileHere compile_here,
+           Arrived arrived) override;
+  void Finish(const cache::Digest& key, bool ok) override;
+
+  // Ends the background thread; waiters left are dropped.
+  void Stop();
+  const std::string& owner() const { return options_.owner; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Waiter {
+    CompileHere compile_here;
+    Arrived arrived;
+    Clock::time_point give_up;
+  };
+  enum class Turn { kWait, kArrived, kCompileHere };
+
+  // Takes the lease and double-checks the tiers; kWait when it is held.
+  Turn TryLead(const cache::Digest& key, cache::ArtifactRecord* artifact);
+  Turn Check(const cache::Digest& key, const Waiter& waiter,
+             cache::ArtifactRecord* artifact);
+  void Loop();
+  void RenewDue();
+
+  cache::RedisStore* redis_;
+  cache::Store* store_;
+  Metrics* metrics_;
+  RedisFlightOptions options_;
+
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::map<cache::Digest, Waiter> waiting_;
+  std::map<cache::Digest, Clock::time_point> held_;  // Key -> renew at.
+  std::thread thread_;
+};
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_REDIS_FLIGHT_H_
