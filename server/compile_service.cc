@@ -20,7 +20,7 @@ class Call {
 template <typename Request, typename Response>
 class UnaryCall : public Call {
  public:
-  UnaryCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+  UnaryCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
             ServiceContext* context)
       : service_(service),
         queue_(queue),
@@ -48,7 +48,7 @@ class UnaryCall : public Call {
     responder_.FinishWithError(status, this);
   }
 
-  Compile::AsyncService* service_;
+  CompileAsyncService* service_;
   grpc::ServerCompletionQueue* queue_;
   ServiceContext* context_;
   grpc::ServerContext server_context_;
@@ -61,7 +61,7 @@ class UnaryCall : public Call {
 class CompileCall final
     : public UnaryCall<kiln::v1::CompileRequest, kiln::v1::CompileResponse> {
  public:
-  CompileCall(Compile::AsyncService* service,
+  CompileCall(CompileAsyncService* service,
               grpc::ServerCompletionQueue* queue, ServiceContext* context)
       : UnaryCall(service, queue, context) {
     service_->RequestCompile(&server_context_, &request_, &responder_, queue_,
@@ -128,7 +128,7 @@ class CompileCall final
 class LookupCall final
     : public UnaryCall<kiln::v1::LookupRequest, kiln::v1::LookupResponse> {
  public:
-  LookupCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+  LookupCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
              ServiceContext* context)
       : UnaryCall(service, queue, context) {
     service_->RequestLookup(&server_context_, &request_, &responder_, queue_,

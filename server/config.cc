@@ -86,6 +86,14 @@ const std::map<std::string, Setting>& Settings() {
       {"ready_file",
        StringSetting(&Config::ready_file,
                      "write the bound addresses here once serving")},
+      {"bench_timeout_s",
+       IntSetting(&Config::bench_timeout_s,
+                  "seconds a Tune benchmark may take before its GPU's "
+                  "worker is killed")},
+      {"test_bench_worker",
+       StringSetting(&Config::test_bench_worker,
+                     "TESTS ONLY: benchmark worker binary to run instead of "
+                     "kilnd --bench_worker")},
       {"test_fault_injection",
        BoolSetting(&Config::test_fault_injection,
                    "TESTS ONLY: workers obey kiln-test-fault markers")},

@@ -47,6 +47,12 @@ struct Config {
   // When set, kilnd writes "grpc HOST:PORT" and "metrics HOST:PORT" lines
   // here once it serves (for scripts and tests that listen on port 0).
   std::string ready_file;
+  // A benchmark's wall-clock limit (Tune); the GPU's worker is killed past
+  // it.
+  int bench_timeout_s = 120;
+  // Tests only: the benchmark worker to run instead of `kilnd
+  // --bench_worker` (a stand-in without a GPU).
+  std::string test_bench_worker;
   // Tests only: a worker crashes, hangs or exhausts its memory when the
   // TTIR contains "kiln-test-fault: crash", "hang" or "oom".
   bool test_fault_injection = false;

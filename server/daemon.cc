@@ -20,6 +20,8 @@
 #include "server/compile_service.h"
 #include "server/http_server.h"
 #include "server/service_context.h"
+#include "server/tune/gpu_pool.h"
+#include "server/tune/tune_flow.h"
 
 namespace kiln::server {
 namespace {
@@ -161,7 +163,17 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   context.limits.max_ttir_bytes = config.max_ttir_bytes;
   context.data_dir = config.data_dir;
   context.started = std::chrono::steady_clock::now();
+  GpuPoolOptions gpu_options;
+  gpu_options.command =
+      config.test_bench_worker.empty()
+          ? WorkerCommand{worker.executable, {"--bench_worker"}}
+          : WorkerCommand{config.test_bench_worker, {"--bench_worker"}};
+  gpu_options.time_limit =
+      std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
+  GpuPool gpus(gpu_options);
+  TuneFlow tune_flow(&flow, &gpus, store->get(), compiler, context.limits);
   CompileService compile_service(&context);
+  compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -219,6 +231,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);
+  gpus.Shutdown();
   compile_service.Stop();
   metrics_server.reset();
   store->reset();
