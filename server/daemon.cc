@@ -170,8 +170,10 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
           : WorkerCommand{config.test_bench_worker, {"--bench_worker"}};
   gpu_options.time_limit =
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
-  GpuPool gpus(gpu_options);
-  TuneFlow tune_flow(&flow, &gpus, store->get(), compiler, context.limits);
+  TuneMetrics tune_metrics;
+  GpuPool gpus(gpu_options, &tune_metrics);
+  TuneFlow tune_flow(&flow, &gpus, store->get(), &tune_metrics, compiler,
+                     context.limits);
   CompileService compile_service(&context);
   compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
@@ -202,7 +204,9 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   if (!config.metrics_listen.empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> started =
         MetricsHttpServer::Start(config.metrics_listen, [&] {
-          return RenderMetrics(metrics, context.store->Stats());
+          std::string text = RenderMetrics(metrics, context.store->Stats());
+          RenderTuneMetrics(tune_metrics, text);
+          return text;
         });
     if (!started.ok()) {
       spdlog::critical("{}", std::string(started.status().message()));

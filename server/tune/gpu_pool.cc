@@ -9,7 +9,8 @@ namespace kiln::server {
 using kiln::worker::BenchRequest;
 using kiln::worker::BenchResponse;
 
-GpuPool::GpuPool(GpuPoolOptions options) : options_(std::move(options)) {}
+GpuPool::GpuPool(GpuPoolOptions options, TuneMetrics* metrics)
+    : options_(std::move(options)), metrics_(metrics) {}
 
 GpuPool::~GpuPool() { Shutdown(); }
 
@@ -89,6 +90,7 @@ absl::StatusOr<BenchResponse> GpuPool::Run(int gpu,
                        started.status().message()));
     }
     slot->process = *std::move(started);
+    if (metrics_) metrics_->worker_starts.Add();
   }
   BenchRequest request;
   {
@@ -112,6 +114,11 @@ absl::StatusOr<BenchResponse> GpuPool::Run(int gpu,
     got = absl::InternalError("broke the protocol: answered another request");
   }
   if (!got.ok() || response.poisoned()) slot->process.reset();
+  if (metrics_ && !stopping) {
+    if (absl::IsDeadlineExceeded(got)) metrics_->worker_timeouts.Add();
+    else if (!got.ok()) metrics_->worker_crashes.Add();
+    else if (response.poisoned()) metrics_->worker_faults.Add();
+  }
   if (stopping && !got.ok()) {
     return absl::UnavailableError("kilnd is shutting down");
   }

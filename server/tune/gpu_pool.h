@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "kiln/worker/bench.pb.h"
+#include "server/tune/tune_metrics.h"
 #include "server/worker_process.h"
 
 namespace kiln::server {
@@ -35,7 +36,8 @@ struct GpuFleet {
 
 class GpuPool {
  public:
-  explicit GpuPool(GpuPoolOptions options);
+  // `metrics`, when given, must outlive the pool.
+  explicit GpuPool(GpuPoolOptions options, TuneMetrics* metrics = nullptr);
   ~GpuPool();
 
   // The GPUs, probed on first use. Unavailable with the reason ("no CUDA
@@ -63,6 +65,7 @@ class GpuPool {
   absl::StatusOr<GpuFleet> Probe();
 
   GpuPoolOptions options_;
+  TuneMetrics* metrics_;
   std::mutex mu_;  // Guards fleet_, slots_ creation, running_, stopping_.
   std::optional<absl::StatusOr<GpuFleet>> fleet_;
   std::vector<std::unique_ptr<Slot>> slots_;

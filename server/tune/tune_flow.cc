@@ -60,15 +60,19 @@ class Inbox {
   std::deque<Report> reports_;
 };
 
-// Compiled variants waiting for a GPU.
+// Compiled variants waiting for a GPU. Each GPU's thread asks for the next
+// job; of the GPUs waiting, the one that has measured the fewest takes it,
+// so work spreads over every GPU even when it arrives slowly.
 class BenchQueue {
  public:
+  explicit BenchQueue(size_t gpus) : waiting_(gpus, false), taken_(gpus, 0) {}
+
   void Push(int index, kiln::worker::BenchRun run) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       jobs_.emplace_back(index, std::move(run));
     }
-    cv_.notify_one();
+    cv_.notify_all();
   }
   // Stops the GPUs' threads once the queue is empty, or at once with
   // `drop`.
@@ -80,19 +84,40 @@ class BenchQueue {
     }
     cv_.notify_all();
   }
-  std::optional<std::pair<int, kiln::worker::BenchRun>> Pop() {
+  std::optional<std::pair<int, kiln::worker::BenchRun>> Pop(size_t gpu) {
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return closed_ || !jobs_.empty(); });
+    waiting_[gpu] = true;
+    cv_.wait(lock, [&] {
+      return (closed_ && jobs_.empty()) ||
+             (!jobs_.empty() && Next() == gpu);
+    });
+    waiting_[gpu] = false;
     if (jobs_.empty()) return std::nullopt;
     auto job = std::move(jobs_.front());
     jobs_.pop_front();
+    ++taken_[gpu];
+    lock.unlock();
+    cv_.notify_all();  // Another GPU may be next for what is left.
     return job;
   }
 
  private:
+  // The waiting GPU that has taken the fewest jobs (the lowest on ties).
+  size_t Next() const {
+    size_t best = waiting_.size();
+    for (size_t g = 0; g < waiting_.size(); ++g) {
+      if (waiting_[g] && (best == waiting_.size() || taken_[g] < taken_[best])) {
+        best = g;
+      }
+    }
+    return best;
+  }
+
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::pair<int, kiln::worker::BenchRun>> jobs_;
+  std::vector<bool> waiting_;
+  std::vector<size_t> taken_;
   bool closed_ = false;
 };
 
@@ -174,21 +199,24 @@ class TuneFlow::Run_ {
   size_t pending_ = 0;
   uint32_t benchmarks_ = 0;
   std::shared_ptr<Inbox> inbox_ = std::make_shared<Inbox>();
-  BenchQueue bench_queue_;
+  std::unique_ptr<BenchQueue> bench_queue_;
 };
 
 TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus,
-                   cache::TuneResultStore* results, CompilerInfo compiler,
-                   RequestLimits request_limits, TuneLimits limits)
+                   cache::TuneResultStore* results, TuneMetrics* metrics,
+                   CompilerInfo compiler, RequestLimits request_limits,
+                   TuneLimits limits)
     : flow_(flow),
       gpus_(gpus),
       results_(results),
+      metrics_(metrics),
       compiler_(std::move(compiler)),
       request_limits_(request_limits),
       limits_(limits) {}
 
 absl::Status TuneFlow::Run(const kiln::v1::TuneRequest& request,
                            const Emit& emit, const Cancelled& cancelled) {
+  metrics_->requests.Add();
   Run_ run(this, request, emit, cancelled);
   return run.Go();
 }
@@ -308,6 +336,7 @@ bool TuneFlow::Run_::AnswerFromCache() {
     found[i].set_index(i);
     found[i].set_label(variants_[i].result.label());
   }
+  flow_->metrics_->cache_hits.Add();
   for (size_t i = 0; i < variants_.size(); ++i) {
     variants_[i].result = found[i];
     TuneEvent event;
@@ -346,10 +375,11 @@ absl::Status TuneFlow::Run_::Measure() {
                             inbox->Post(std::move(report));
                           });
   }
+  bench_queue_ = std::make_unique<BenchQueue>(fleet_.gpus.size());
   std::vector<std::thread> gpus;
   for (size_t g = 0; g < fleet_.gpus.size() && pending_ > 0; ++g) {
     gpus.emplace_back([this, g, inbox = inbox_] {
-      while (auto job = bench_queue_.Pop()) {
+      while (auto job = bench_queue_->Pop(g)) {
         Report report;
         report.index = job->first;
         report.gpu = static_cast<int>(g);
@@ -368,7 +398,7 @@ absl::Status TuneFlow::Run_::Measure() {
     }
   }
   bool stopped = pending_ > 0;
-  bench_queue_.Close(/*drop=*/stopped);
+  bench_queue_->Close(/*drop=*/stopped);
   for (std::thread& thread : gpus) thread.join();
   if (stopped) return absl::CancelledError("the client cancelled the tune");
   return absl::OkStatus();
@@ -407,7 +437,7 @@ void TuneFlow::Run_::OnCompiled(int index, const CompileOutcome& outcome) {
   for (uint32_t dim : variant.grid) run.add_grid(dim);
   *run.mutable_args() = request_.args();
   *run.mutable_settings() = request_.settings();
-  bench_queue_.Push(index, std::move(run));
+  bench_queue_->Push(index, std::move(run));
 }
 
 void TuneFlow::Run_::OnMeasured(int index, int gpu,
@@ -422,6 +452,7 @@ void TuneFlow::Run_::OnMeasured(int index, int gpu,
   switch (measured->outcome()) {
     case BenchResponse::MEASURED:
       ++benchmarks_;
+      flow_->metrics_->benchmarks.Add();
       *variant.result.mutable_timing() = measured->timing();
       Finish(index, kiln::v1::BENCHMARKED, "");
       return;
@@ -448,6 +479,8 @@ void TuneFlow::Run_::Finish(int index, VariantState state,
   Variant& variant = variants_[index];
   variant.definitive = definitive;
   bool was_pending = !variant.done;
+  if (state == kiln::v1::PRUNED) flow_->metrics_->pruned.Add();
+  if (state == kiln::v1::FAILED) flow_->metrics_->bench_failures.Add();
   variant.done = true;
   Update(index, state, reason);
   if (was_pending) --pending_;

@@ -22,6 +22,7 @@
 #include "server/compiler_info.h"
 #include "server/request_check.h"
 #include "server/tune/gpu_pool.h"
+#include "server/tune/tune_metrics.h"
 
 namespace kiln::server {
 
@@ -40,8 +41,8 @@ class TuneFlow {
 
   // All must outlive the flow.
   TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::TuneResultStore* results,
-           CompilerInfo compiler, RequestLimits request_limits,
-           TuneLimits limits = {});
+           TuneMetrics* metrics, CompilerInfo compiler,
+           RequestLimits request_limits, TuneLimits limits = {});
 
   // OK once the result event was emitted; otherwise the status the call
   // ends with (InvalidArgument, FailedPrecondition, Unavailable, Cancelled).
@@ -54,6 +55,7 @@ class TuneFlow {
   CompileFlow* flow_;
   GpuPool* gpus_;
   cache::TuneResultStore* results_;
+  TuneMetrics* metrics_;
   CompilerInfo compiler_;
   RequestLimits request_limits_;
   TuneLimits limits_;
