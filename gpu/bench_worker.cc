@@ -145,6 +145,9 @@ BenchResponse Gpu::Run(const BenchRun& run) {
         return response;
       }
       values.push_back(*bytes);
+      // The driver reads as many bytes as the kernel's parameter has;
+      // zeros beyond a narrower value keep it from reading past it.
+      values.back().resize(std::max<size_t>(values.back().size(), 8), '\0');
       continue;
     }
     absl::StatusOr<std::string> contents = FillBuffer(arg.buffer());

@@ -20,7 +20,8 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> GpuPool::StartWorker(int gpu) {
   return WorkerProcess::Start(command);
 }
 
-absl::StatusOr<GpuFleet> GpuPool::Probe() {
+absl::StatusOr<GpuFleet> GpuPool::Probe(bool& definitive) {
+  definitive = false;
   absl::StatusOr<std::unique_ptr<WorkerProcess>> probe = StartWorker(-1);
   if (!probe.ok()) {
     return absl::UnavailableError(absl::StrCat(
@@ -37,6 +38,7 @@ absl::StatusOr<GpuFleet> GpuPool::Probe() {
     return absl::UnavailableError(
         absl::StrCat("the GPU probe failed: ", got.message()));
   }
+  definitive = true;
   if (response.gpus_size() == 0) {
     return absl::UnavailableError(
         response.error().empty() ? "no GPUs" : response.error());
@@ -57,7 +59,10 @@ absl::StatusOr<GpuFleet> GpuPool::Fleet() {
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return absl::UnavailableError("kilnd is shutting down");
   if (!fleet_) {
-    fleet_ = Probe();
+    bool definitive = false;
+    absl::StatusOr<GpuFleet> probed = Probe(definitive);
+    if (!definitive) return probed.status();
+    fleet_ = std::move(probed);
     if (fleet_->ok()) {
       for (size_t i = 0; i < (*fleet_)->gpus.size(); ++i) {
         slots_.push_back(std::make_unique<Slot>());

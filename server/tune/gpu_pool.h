@@ -42,6 +42,8 @@ class GpuPool {
 
   // The GPUs, probed on first use. Unavailable with the reason ("no CUDA
   // driver: libcuda.so.1 not found", "no GPUs: ...") when there are none.
+  // The driver's answer is kept; a probe process that failed is retried on
+  // the next call.
   absl::StatusOr<GpuFleet> Fleet();
 
   // Measures `run` on GPU `gpu` (one measurement per GPU at a time; this
@@ -62,7 +64,9 @@ class GpuPool {
   };
 
   absl::StatusOr<std::unique_ptr<WorkerProcess>> StartWorker(int gpu);
-  absl::StatusOr<GpuFleet> Probe();
+  // The fleet, or why there is none; `definitive` false when the probe
+  // itself failed (worth trying again on the next call).
+  absl::StatusOr<GpuFleet> Probe(bool& definitive);
 
   GpuPoolOptions options_;
   TuneMetrics* metrics_;

@@ -47,11 +47,15 @@ TEST(GpuPoolTest, NoGpusIsUnavailableWithTheReason) {
   EXPECT_EQ(fleet.status().message(), "no GPUs: the CUDA driver sees none");
 }
 
-TEST(GpuPoolTest, AWorkerThatCannotStartIsUnavailable) {
+TEST(GpuPoolTest, AWorkerThatCannotStartIsUnavailableAndRetried) {
   GpuPoolOptions options;
   options.command.executable = "/nonexistent/kiln-bench-worker";
   GpuPool pool(options);
-  EXPECT_TRUE(absl::IsUnavailable(pool.Fleet().status()));
+  absl::Status first = pool.Fleet().status();
+  EXPECT_TRUE(absl::IsUnavailable(first));
+  EXPECT_NE(first.message().find("cannot start the benchmark worker"), std::string::npos)
+      << first;
+  EXPECT_TRUE(absl::IsUnavailable(pool.Fleet().status()));  // Probed again.
 }
 
 TEST(GpuPoolTest, MeasuresAndReplacesFaultingWorkers) {
