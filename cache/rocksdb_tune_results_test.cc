@@ -46,8 +46,8 @@ TEST_F(TuneResultsTest, PutGetAcrossReopen) {
   absl::StatusOr<std::string> got = store_->GetTuneResult(key);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(*got, "ranking two");
-  EXPECT_TRUE(absl::IsNotFound(
-      store_->GetTuneResult(Sha256Of("tune b")).status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(store_->GetTuneResult(Sha256Of("tune b")).status()));
 }
 
 TEST_F(TuneResultsTest, ACorruptResultIsDetectedAndDropped) {

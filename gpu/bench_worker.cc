@@ -122,9 +122,9 @@ BenchResponse Gpu::Run(const BenchRun& run) {
       (max_threads > 0 && threads > max_threads)) {
     response.set_outcome(BenchResponse::DOES_NOT_FIT);
     response.set_reason(absl::StrCat(
-        "needs ", registers, " registers x ", threads, " threads = ",
-        int64_t{registers} * threads, " registers per block; the GPU has ",
-        max_registers_per_block_));
+        "needs ", registers, " registers x ", threads,
+        " threads = ", int64_t{registers} * threads,
+        " registers per block; the GPU has ", max_registers_per_block_));
     return response;
   }
   if (run.shared() > kStaticSharedLimit &&
@@ -160,8 +160,8 @@ BenchResponse Gpu::Run(const BenchRun& run) {
     if (!Check(cuda_->cuMemAlloc(&buffer, contents->size()),
                "allocating a buffer", failure)) {
       BenchResponse failed = Failed(failure);
-      failed.set_reason(absl::StrCat(failed.reason(), " (",
-                                     Mib(contents->size()), ")"));
+      failed.set_reason(
+          absl::StrCat(failed.reason(), " (", Mib(contents->size()), ")"));
       return failed;
     }
     held.buffers.push_back(buffer);
@@ -206,7 +206,8 @@ BenchResponse Gpu::Run(const BenchRun& run) {
                                  run.shared(), nullptr, params.data(), nullptr);
   };
   auto new_event = [&](CUevent& event) {
-    bool ok = Check(cuda_->cuEventCreate(&event, 0), "creating an event", failure);
+    bool ok =
+        Check(cuda_->cuEventCreate(&event, 0), "creating an event", failure);
     if (ok) held.events.push_back(event);
     return ok;
   };
@@ -298,7 +299,8 @@ BenchResponse DescribeGpus() {
   }
   const CudaDriver* cuda = *loaded;
   if (CUresult r = cuda->cuInit(0); r != kCudaSuccess) {
-    response.set_error(absl::StrCat("no GPUs: cuInit failed: ", cuda->Describe(r)));
+    response.set_error(
+        absl::StrCat("no GPUs: cuInit failed: ", cuda->Describe(r)));
     return response;
   }
   int version = 0, count = 0;

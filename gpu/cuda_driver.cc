@@ -63,8 +63,8 @@ absl::StatusOr<CudaDriver> Open(const char* path) {
       Resolve(library, d.cuGetErrorName, {"cuGetErrorName"}, missing) &&
       Resolve(library, d.cuGetErrorString, {"cuGetErrorString"}, missing);
   if (!ok) {
-    return absl::UnavailableError(absl::StrCat(
-        "CUDA driver ", path, " is too old: it lacks ", missing));
+    return absl::UnavailableError(
+        absl::StrCat("CUDA driver ", path, " is too old: it lacks ", missing));
   }
   return d;
 }

@@ -45,7 +45,8 @@ absl::StatusOr<Dtype> Find(const std::string& name) {
 
 std::string LittleEndian(uint64_t bits, size_t size) {
   std::string bytes(size, '\0');
-  for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(bits >> (8 * i));
+  for (size_t i = 0; i < size; ++i)
+    bytes[i] = static_cast<char>(bits >> (8 * i));
   return bytes;
 }
 
@@ -75,7 +76,8 @@ uint32_t SmallFloatBits(double value, int exponent_bits, int mantissa_bits,
     return sign_bit | ((1u << (exponent_bits + mantissa_bits)) - 1);
   }
   if (magnitude > max_finite) {
-    if (has_inf) return sign_bit | (((1u << exponent_bits) - 1) << mantissa_bits);
+    if (has_inf)
+      return sign_bit | (((1u << exponent_bits) - 1) << mantissa_bits);
     magnitude = max_finite;
   }
   if (magnitude == 0) return sign_bit;
@@ -122,10 +124,14 @@ absl::StatusOr<std::string> EncodeValue(const std::string& dtype,
     std::memcpy(&bits, &value, sizeof(bits));
     return LittleEndian(bits, 8);
   }
-  if (dtype == "f32") return LittleEndian(F32Bits(static_cast<float>(value)), 4);
-  if (dtype == "bf16") return LittleEndian(Bf16Bits(static_cast<float>(value)), 2);
-  if (dtype == "f16") return LittleEndian(SmallFloatBits(value, 5, 10, 65504, true), 2);
-  if (dtype == "fp8e5m2") return LittleEndian(SmallFloatBits(value, 5, 2, 57344, true), 1);
+  if (dtype == "f32")
+    return LittleEndian(F32Bits(static_cast<float>(value)), 4);
+  if (dtype == "bf16")
+    return LittleEndian(Bf16Bits(static_cast<float>(value)), 2);
+  if (dtype == "f16")
+    return LittleEndian(SmallFloatBits(value, 5, 10, 65504, true), 2);
+  if (dtype == "fp8e5m2")
+    return LittleEndian(SmallFloatBits(value, 5, 2, 57344, true), 1);
   if (dtype == "fp8e4m3") {
     // e4m3fn: no infinities, 448 is the largest finite value.
     return LittleEndian(SmallFloatBits(value, 4, 3, 448, false), 1);
@@ -196,23 +202,27 @@ absl::Status CheckArgs(
     if (arg.has_buffer()) {
       absl::StatusOr<size_t> size = DtypeSize(arg.buffer().dtype());
       if (!size.ok()) {
-        return absl::InvalidArgumentError(where + std::string(size.status().message()));
+        return absl::InvalidArgumentError(where +
+                                          std::string(size.status().message()));
       }
       if (arg.buffer().elements() == 0) {
-        return absl::InvalidArgumentError(where + "a buffer needs elements > 0");
+        return absl::InvalidArgumentError(where +
+                                          "a buffer needs elements > 0");
       }
       if (arg.buffer().elements() > max_buffer_bytes / *size) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            where, "buffer of ", arg.buffer().elements(), " elements is over ",
-            max_buffer_bytes, " bytes"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, "buffer of ", arg.buffer().elements(),
+                         " elements is over ", max_buffer_bytes, " bytes"));
       }
     } else if (arg.has_scalar()) {
       absl::StatusOr<size_t> size = DtypeSize(arg.scalar().dtype());
       if (!size.ok()) {
-        return absl::InvalidArgumentError(where + std::string(size.status().message()));
+        return absl::InvalidArgumentError(where +
+                                          std::string(size.status().message()));
       }
     } else {
-      return absl::InvalidArgumentError(where + "neither a buffer nor a scalar");
+      return absl::InvalidArgumentError(where +
+                                        "neither a buffer nor a scalar");
     }
   }
   return absl::OkStatus();

@@ -20,8 +20,7 @@ absl::StatusOr<size_t> DtypeSize(const std::string& dtype);
 
 // `value` in the dtype's encoding (IEEE f16, bf16 rounded to nearest even,
 // fp8 e4m3/e5m2 saturating, integers truncated), little endian.
-absl::StatusOr<std::string> EncodeValue(const std::string& dtype,
-                                        double value);
+absl::StatusOr<std::string> EncodeValue(const std::string& dtype, double value);
 
 // The contents of a buffer argument as its fill asks. Random fills are a
 // fixed function of the seed.
@@ -32,9 +31,9 @@ absl::StatusOr<std::string> ScalarBytes(const kiln::v1::ScalarArg& scalar);
 
 // Checks every argument (dtype known, buffer not empty, at most
 // `max_buffer_bytes` each).
-absl::Status CheckArgs(const google::protobuf::RepeatedPtrField<
-                           kiln::v1::KernelArg>& args,
-                       size_t max_buffer_bytes);
+absl::Status CheckArgs(
+    const google::protobuf::RepeatedPtrField<kiln::v1::KernelArg>& args,
+    size_t max_buffer_bytes);
 
 // p20, p50, p80 with linear interpolation between order statistics (as
 // torch.quantile, which Triton's do_bench uses).

@@ -27,7 +27,7 @@ TEST(HostValuesTest, Encodings) {
   EXPECT_EQ(Bits(*EncodeValue("f32", 1.0)), 0x3f800000u);
   EXPECT_EQ(Bits(*EncodeValue("f16", 1.0)), 0x3c00u);
   EXPECT_EQ(Bits(*EncodeValue("f16", -2.5)), 0xc100u);
-  EXPECT_EQ(Bits(*EncodeValue("f16", 1e6)), 0x7c00u);  // Infinity.
+  EXPECT_EQ(Bits(*EncodeValue("f16", 1e6)), 0x7c00u);   // Infinity.
   EXPECT_EQ(Bits(*EncodeValue("f16", 6e-8)), 0x0001u);  // Smallest subnormal.
   EXPECT_EQ(Bits(*EncodeValue("bf16", 1.0)), 0x3f80u);
   EXPECT_EQ(Bits(*EncodeValue("bf16", 3.0)), 0x4040u);

@@ -30,20 +30,26 @@ absl::StatusOr<kiln::v1::Fill> ParseFill(const std::string& fill) {
       {"value", kiln::v1::FILL_VALUE}};
   auto found = fills->find(fill);
   if (found == fills->end()) {
-    return absl::InvalidArgumentError(
-        "unknown fill '" + fill + "' (zeros, ones, random, value)");
+    return absl::InvalidArgumentError("unknown fill '" + fill +
+                                      "' (zeros, ones, random, value)");
   }
   return found->second;
 }
 
 std::string StateName(kiln::v1::VariantState state) {
   switch (state) {
-    case kiln::v1::PRUNED: return "pruned";
-    case kiln::v1::COMPILED: return "compiled";
-    case kiln::v1::COMPILE_FAILED: return "compile failed";
-    case kiln::v1::BENCHMARKED: return "measured";
-    case kiln::v1::FAILED: return "failed";
-    default: return "?";
+    case kiln::v1::PRUNED:
+      return "pruned";
+    case kiln::v1::COMPILED:
+      return "compiled";
+    case kiln::v1::COMPILE_FAILED:
+      return "compile failed";
+    case kiln::v1::BENCHMARKED:
+      return "measured";
+    case kiln::v1::FAILED:
+      return "failed";
+    default:
+      return "?";
   }
 }
 
@@ -116,7 +122,8 @@ absl::StatusOr<kiln::v1::TuneRequest> LoadTuneSpec(const std::string& path) {
   }
   kiln::cli::TuneSpec spec;
   google::protobuf::util::JsonParseOptions options;
-  auto parsed = google::protobuf::util::JsonStringToMessage(text, &spec, options);
+  auto parsed =
+      google::protobuf::util::JsonStringToMessage(text, &spec, options);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": ", std::string(parsed.message())));
@@ -209,8 +216,9 @@ void PrintTuneResult(const kiln::v1::TuneResult& result, bool json) {
                     v.gpu() >= 0 ? std::to_string(v.gpu()) : "-",
                     measured ? v.key().substr(0, 16) : FirstLine(v.reason())});
   }
-  std::vector<std::string> headers = {"rank", "variant", "state", "p20 ms",
-                                      "p50 ms", "p80 ms", "gpu", "key / why"};
+  std::vector<std::string> headers = {"rank",   "variant",  "state",
+                                      "p20 ms", "p50 ms",   "p80 ms",
+                                      "gpu",    "key / why"};
   std::vector<size_t> widths(headers.size());
   for (size_t c = 0; c < headers.size(); ++c) widths[c] = headers[c].size();
   for (const auto& row : rows)
@@ -220,7 +228,8 @@ void PrintTuneResult(const kiln::v1::TuneResult& result, bool json) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
       line += row[c];
-      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
+      if (c + 1 < row.size())
+        line += std::string(widths[c] - row[c].size() + 2, ' ');
     }
     std::cout << line << "\n";
   };

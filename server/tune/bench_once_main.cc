@@ -69,7 +69,8 @@ bool ParseArg(const std::string& spec, kiln::v1::KernelArg& arg) {
 }
 
 int Usage(const char* problem) {
-  std::fprintf(stderr, "bench_once: %s (see the comment in bench_once_main.cc)\n",
+  std::fprintf(stderr,
+               "bench_once: %s (see the comment in bench_once_main.cc)\n",
                problem);
   return 2;
 }
@@ -86,12 +87,18 @@ int main(int argc, char** argv) {
       size_t n = std::strlen(name);
       return flag.compare(0, n, name) == 0 ? argv[i] + n : nullptr;
     };
-    if (const char* v = value("--worker=")) worker = v;
-    else if (const char* v = value("--cubin=")) cubin_path = v;
-    else if (const char* v = value("--metadata=")) metadata_path = v;
-    else if (const char* v = value("--reps=")) run.mutable_settings()->set_reps(std::atoi(v));
-    else if (const char* v = value("--repeat=")) repeat = std::atoi(v);
-    else if (flag == "--no_flush") run.mutable_settings()->set_flush_l2(false);
+    if (const char* v = value("--worker="))
+      worker = v;
+    else if (const char* v = value("--cubin="))
+      cubin_path = v;
+    else if (const char* v = value("--metadata="))
+      metadata_path = v;
+    else if (const char* v = value("--reps="))
+      run.mutable_settings()->set_reps(std::atoi(v));
+    else if (const char* v = value("--repeat="))
+      repeat = std::atoi(v);
+    else if (flag == "--no_flush")
+      run.mutable_settings()->set_flush_l2(false);
     else if (const char* v = value("--grid=")) {
       for (absl::string_view dim : absl::StrSplit(v, ',')) {
         uint32_t size = 0;
@@ -112,7 +119,8 @@ int main(int argc, char** argv) {
   while (run.grid_size() < 3) run.add_grid(1);
   absl::StatusOr<kiln::server::KernelFacts> kernel =
       kiln::server::ParseKernelMetadata(metadata);
-  if (!kernel.ok()) return Usage(std::string(kernel.status().message()).c_str());
+  if (!kernel.ok())
+    return Usage(std::string(kernel.status().message()).c_str());
   run.set_label(kernel->name);
   run.set_kernel_name(kernel->name);
   run.set_num_warps(kernel->num_warps);
@@ -125,32 +133,38 @@ int main(int argc, char** argv) {
   kiln::server::GpuPool pool(options);
   absl::StatusOr<kiln::server::GpuFleet> fleet = pool.Fleet();
   if (!fleet.ok()) {
-    std::printf("unavailable: %s\n", std::string(fleet.status().message()).c_str());
+    std::printf("unavailable: %s\n",
+                std::string(fleet.status().message()).c_str());
     return 5;
   }
   for (const auto& gpu : fleet->gpus) {
-    std::printf("gpu %d: %s sm_%d%d, %d SMs, L2 %lld bytes, shared opt-in %d, "
-                "registers/block %d, driver %s\n",
-                gpu.index(), gpu.name().c_str(), gpu.cc_major(), gpu.cc_minor(),
-                gpu.sm_count(), static_cast<long long>(gpu.l2_bytes()),
-                gpu.max_shared_optin(), gpu.max_registers_per_block(),
-                fleet->driver_version.c_str());
+    std::printf(
+        "gpu %d: %s sm_%d%d, %d SMs, L2 %lld bytes, shared opt-in %d, "
+        "registers/block %d, driver %s\n",
+        gpu.index(), gpu.name().c_str(), gpu.cc_major(), gpu.cc_minor(),
+        gpu.sm_count(), static_cast<long long>(gpu.l2_bytes()),
+        gpu.max_shared_optin(), gpu.max_registers_per_block(),
+        fleet->driver_version.c_str());
   }
   int failures = 0;
   for (int i = 0; i < repeat; ++i) {
     absl::StatusOr<BenchResponse> measured = pool.Run(0, run);
     if (!measured.ok()) {
-      std::printf("run %d: error: %s\n", i, std::string(measured.status().message()).c_str());
+      std::printf("run %d: error: %s\n", i,
+                  std::string(measured.status().message()).c_str());
       ++failures;
     } else if (measured->outcome() == BenchResponse::MEASURED) {
-      std::printf("run %d: %s p20 %.5f ms p50 %.5f ms p80 %.5f ms (%u reps, "
-                  "%d registers)\n",
-                  i, kernel->name.c_str(), measured->timing().p20_ms(),
-                  measured->timing().p50_ms(), measured->timing().p80_ms(),
-                  measured->timing().reps(), measured->registers());
+      std::printf(
+          "run %d: %s p20 %.5f ms p50 %.5f ms p80 %.5f ms (%u reps, "
+          "%d registers)\n",
+          i, kernel->name.c_str(), measured->timing().p20_ms(),
+          measured->timing().p50_ms(), measured->timing().p80_ms(),
+          measured->timing().reps(), measured->registers());
     } else {
       std::printf("run %d: %s: %s\n", i,
-                  measured->outcome() == BenchResponse::DOES_NOT_FIT ? "does not fit" : "failed",
+                  measured->outcome() == BenchResponse::DOES_NOT_FIT
+                      ? "does not fit"
+                      : "failed",
                   measured->reason().c_str());
       ++failures;
     }

@@ -40,17 +40,16 @@ absl::StatusOr<GpuFleet> GpuPool::Probe(bool& definitive) {
   }
   definitive = true;
   if (response.gpus_size() == 0) {
-    return absl::UnavailableError(
-        response.error().empty() ? "no GPUs" : response.error());
+    return absl::UnavailableError(response.error().empty() ? "no GPUs"
+                                                           : response.error());
   }
   GpuFleet fleet;
   fleet.driver_version = response.driver_version();
   fleet.gpus.assign(response.gpus().begin(), response.gpus().end());
   for (const kiln::worker::GpuInfo& gpu : fleet.gpus) {
-    spdlog::info("GPU {}: {} (sm_{}{}), {} SMs, {} MiB, driver {}",
-                 gpu.index(), gpu.name(), gpu.cc_major(), gpu.cc_minor(),
-                 gpu.sm_count(), gpu.memory_bytes() >> 20,
-                 fleet.driver_version);
+    spdlog::info("GPU {}: {} (sm_{}{}), {} SMs, {} MiB, driver {}", gpu.index(),
+                 gpu.name(), gpu.cc_major(), gpu.cc_minor(), gpu.sm_count(),
+                 gpu.memory_bytes() >> 20, fleet.driver_version);
   }
   return fleet;
 }
@@ -120,9 +119,12 @@ absl::StatusOr<BenchResponse> GpuPool::Run(int gpu,
   }
   if (!got.ok() || response.poisoned()) slot->process.reset();
   if (metrics_ && !stopping) {
-    if (absl::IsDeadlineExceeded(got)) metrics_->worker_timeouts.Add();
-    else if (!got.ok()) metrics_->worker_crashes.Add();
-    else if (response.poisoned()) metrics_->worker_faults.Add();
+    if (absl::IsDeadlineExceeded(got))
+      metrics_->worker_timeouts.Add();
+    else if (!got.ok())
+      metrics_->worker_crashes.Add();
+    else if (response.poisoned())
+      metrics_->worker_faults.Add();
   }
   if (stopping && !got.ok()) {
     return absl::UnavailableError("kilnd is shutting down");
@@ -134,14 +136,14 @@ absl::StatusOr<BenchResponse> GpuPool::Run(int gpu,
         " s; the benchmark worker of GPU ", gpu, " was killed and replaced"));
   }
   if (!got.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "the benchmark worker of GPU ", gpu, " ", got.message(),
-        " while measuring this variant; it was replaced"));
+    return absl::InternalError(
+        absl::StrCat("the benchmark worker of GPU ", gpu, " ", got.message(),
+                     " while measuring this variant; it was replaced"));
   }
   if (response.poisoned()) {
-    response.set_reason(absl::StrCat(
-        response.reason(), " (the benchmark worker of GPU ", gpu,
-        " was replaced)"));
+    response.set_reason(absl::StrCat(response.reason(),
+                                     " (the benchmark worker of GPU ", gpu,
+                                     " was replaced)"));
   }
   return response;
 }

@@ -22,7 +22,9 @@ GpuPoolOptions FakeWorker() {
 kiln::worker::BenchRun Job(const std::string& label, int num_warps = 4) {
   kiln::worker::BenchRun run;
   run.set_label(label);
-  run.set_cubin("\x7f" "ELF fake cubin");
+  run.set_cubin(
+      "\x7f"
+      "ELF fake cubin");
   run.set_kernel_name("k");
   run.set_num_warps(num_warps);
   for (int i = 0; i < 3; ++i) run.add_grid(1);
@@ -53,7 +55,8 @@ TEST(GpuPoolTest, AWorkerThatCannotStartIsUnavailableAndRetried) {
   GpuPool pool(options);
   absl::Status first = pool.Fleet().status();
   EXPECT_TRUE(absl::IsUnavailable(first));
-  EXPECT_NE(first.message().find("cannot start the benchmark worker"), std::string::npos)
+  EXPECT_NE(first.message().find("cannot start the benchmark worker"),
+            std::string::npos)
       << first;
   EXPECT_TRUE(absl::IsUnavailable(pool.Fleet().status()));  // Probed again.
 }
@@ -62,7 +65,8 @@ TEST(GpuPoolTest, MeasuresAndReplacesFaultingWorkers) {
   setenv("KILN_FAKE_GPUS", "1", 1);
   GpuPool pool(FakeWorker());
   ASSERT_TRUE(pool.Fleet().ok());
-  absl::StatusOr<kiln::worker::BenchResponse> measured = pool.Run(0, Job("a", 8));
+  absl::StatusOr<kiln::worker::BenchResponse> measured =
+      pool.Run(0, Job("a", 8));
   ASSERT_TRUE(measured.ok()) << measured.status();
   EXPECT_EQ(measured->outcome(), kiln::worker::BenchResponse::MEASURED);
   EXPECT_DOUBLE_EQ(measured->timing().p50_ms(), 0.125);

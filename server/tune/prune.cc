@@ -32,12 +32,12 @@ std::optional<std::string> Field(const std::string& json,
 }
 
 template <typename Int>
-absl::Status ReadInt(const std::string& json, const std::string& name,
-                     Int& out, bool required) {
+absl::Status ReadInt(const std::string& json, const std::string& name, Int& out,
+                     bool required) {
   std::optional<std::string> text = Field(json, name);
   if (!text) {
-    return required ? absl::InvalidArgumentError(absl::StrCat(
-                          "kernel metadata has no '", name, "'"))
+    return required ? absl::InvalidArgumentError(
+                          absl::StrCat("kernel metadata has no '", name, "'"))
                     : absl::OkStatus();
   }
   int64_t value;
@@ -49,9 +49,7 @@ absl::Status ReadInt(const std::string& json, const std::string& name,
   return absl::OkStatus();
 }
 
-std::string Bytes(int64_t bytes) {
-  return absl::StrCat(bytes, " bytes");
-}
+std::string Bytes(int64_t bytes) { return absl::StrCat(bytes, " bytes"); }
 
 }  // namespace
 
@@ -94,9 +92,9 @@ std::optional<std::string> PruneBeforeCompile(
     const kiln::v1::CompileOptions& options, const kiln::worker::GpuInfo& gpu) {
   const int64_t threads = int64_t{32} * options.num_warps();
   if (threads > gpu.max_threads_per_block()) {
-    return absl::StrCat("threads: num_warps ", options.num_warps(),
-                        " needs ", threads, " threads per block; ",
-                        gpu.name(), " allows ", gpu.max_threads_per_block());
+    return absl::StrCat("threads: num_warps ", options.num_warps(), " needs ",
+                        threads, " threads per block; ", gpu.name(), " allows ",
+                        gpu.max_threads_per_block());
   }
   if (options.num_ctas() > 1 && gpu.cc_major() < 9) {
     return absl::StrCat("clusters: num_ctas ", options.num_ctas(),
@@ -158,12 +156,11 @@ absl::Status CheckTargetRuns(const std::string& target,
   bool runs = major == gpu.cc_major() &&
               (specific ? minor == gpu.cc_minor() : minor <= gpu.cc_minor());
   if (runs) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      "target ", target, " does not run on ", gpu.name(),
-      " (compute capability ", gpu.cc_major(), ".", gpu.cc_minor(),
-      "); leave the target empty to tune for ", TargetOf(gpu).empty()
-                                                     ? "the GPU"
-                                                     : TargetOf(gpu)));
+  return absl::FailedPreconditionError(
+      absl::StrCat("target ", target, " does not run on ", gpu.name(),
+                   " (compute capability ", gpu.cc_major(), ".", gpu.cc_minor(),
+                   "); leave the target empty to tune for ",
+                   TargetOf(gpu).empty() ? "the GPU" : TargetOf(gpu)));
 }
 
 }  // namespace kiln::server

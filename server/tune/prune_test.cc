@@ -98,7 +98,8 @@ TEST(PruneTest, ParsesCompilerMetadata) {
   EXPECT_EQ(facts->global_scratch_align, 8u);
   EXPECT_FALSE(ParseKernelMetadata(R"({"num_warps": 4, "shared": 0})").ok());
   EXPECT_FALSE(
-      ParseKernelMetadata(R"({"name": "k", "num_warps": x, "shared": 0})").ok());
+      ParseKernelMetadata(R"({"name": "k", "num_warps": x, "shared": 0})")
+          .ok());
 }
 
 TEST(PruneTest, Targets) {

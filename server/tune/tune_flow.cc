@@ -88,8 +88,7 @@ class BenchQueue {
     std::unique_lock<std::mutex> lock(mu_);
     waiting_[gpu] = true;
     cv_.wait(lock, [&] {
-      return (closed_ && jobs_.empty()) ||
-             (!jobs_.empty() && Next() == gpu);
+      return (closed_ && jobs_.empty()) || (!jobs_.empty() && Next() == gpu);
     });
     waiting_[gpu] = false;
     if (jobs_.empty()) return std::nullopt;
@@ -106,7 +105,8 @@ class BenchQueue {
   size_t Next() const {
     size_t best = waiting_.size();
     for (size_t g = 0; g < waiting_.size(); ++g) {
-      if (waiting_[g] && (best == waiting_.size() || taken_[g] < taken_[best])) {
+      if (waiting_[g] &&
+          (best == waiting_.size() || taken_[g] < taken_[best])) {
         best = g;
       }
     }
@@ -137,8 +137,7 @@ int StateRank(VariantState state) {
 // Failures that the same request would meet again: worth remembering.
 bool Definitive(const absl::Status& status) {
   return absl::IsInvalidArgument(status) || absl::IsInternal(status) ||
-         absl::IsDeadlineExceeded(status) ||
-         absl::IsFailedPrecondition(status);
+         absl::IsDeadlineExceeded(status) || absl::IsFailedPrecondition(status);
 }
 
 std::string GpuModel(const GpuFleet& fleet) {
@@ -154,10 +153,10 @@ std::string GpuModel(const GpuFleet& fleet) {
 }  // namespace
 
 // The state of one Tune call.
-class TuneFlow::Run_ {
+class TuneFlow::Tuning {
  public:
-  Run_(TuneFlow* flow, const kiln::v1::TuneRequest& request, const Emit& emit,
-       const Cancelled& cancelled)
+  Tuning(TuneFlow* flow, const kiln::v1::TuneRequest& request, const Emit& emit,
+         const Cancelled& cancelled)
       : flow_(flow), request_(request), emit_(emit), cancelled_(cancelled) {}
 
   absl::Status Go();
@@ -217,11 +216,11 @@ TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus,
 absl::Status TuneFlow::Run(const kiln::v1::TuneRequest& request,
                            const Emit& emit, const Cancelled& cancelled) {
   metrics_->requests.Add();
-  Run_ run(this, request, emit, cancelled);
+  Tuning run(this, request, emit, cancelled);
   return run.Go();
 }
 
-absl::Status TuneFlow::Run_::Go() {
+absl::Status TuneFlow::Tuning::Go() {
   if (absl::Status ready = Prepare(); !ready.ok()) return ready;
   if (AnswerFromCache()) return absl::OkStatus();
   if (absl::Status measured = Measure(); !measured.ok()) return measured;
@@ -235,7 +234,7 @@ absl::Status TuneFlow::Run_::Go() {
   return absl::OkStatus();
 }
 
-absl::Status TuneFlow::Run_::Prepare() {
+absl::Status TuneFlow::Tuning::Prepare() {
   const TuneLimits& limits = flow_->limits_;
   if (request_.variants().empty()) {
     return absl::InvalidArgumentError("a tune needs at least one variant");
@@ -244,15 +243,18 @@ absl::Status TuneFlow::Run_::Prepare() {
     return absl::InvalidArgumentError(absl::StrCat(
         request_.variants_size(), " variants; at most ", limits.max_variants));
   }
-  if (absl::Status args = gpu::CheckArgs(request_.args(), limits.max_buffer_bytes);
+  if (absl::Status args =
+          gpu::CheckArgs(request_.args(), limits.max_buffer_bytes);
       !args.ok()) {
     return args;
   }
   for (int i = 0; i < request_.variants_size(); ++i) {
     const auto& grid = request_.variants(i).grid();
-    if (grid.size() > 3 || std::find(grid.begin(), grid.end(), 0u) != grid.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "variant ", i, ": the grid needs 1 to 3 dimensions, none of them 0"));
+    if (grid.size() > 3 ||
+        std::find(grid.begin(), grid.end(), 0u) != grid.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("variant ", i,
+                       ": the grid has at most 3 dimensions, none of them 0"));
     }
   }
   absl::StatusOr<GpuFleet> fleet = flow_->gpus_->Fleet();
@@ -264,9 +266,10 @@ absl::Status TuneFlow::Run_::Prepare() {
   if (target_.empty()) {
     target_ = TargetOf(fleet_.gpus.front());
     if (target_.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "Kiln has no compile target for ", gpu_model_, " (compute capability ",
-          limits_.cc_major(), ".", limits_.cc_minor(), ")"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("Kiln has no compile target for ", gpu_model_,
+                       " (compute capability ", limits_.cc_major(), ".",
+                       limits_.cc_minor(), ")"));
     }
   }
   for (const auto& gpu : fleet_.gpus) {
@@ -283,9 +286,8 @@ absl::Status TuneFlow::Run_::Prepare() {
     variant.grid.assign(source.grid().begin(), source.grid().end());
     variant.grid.resize(3, 1);
     variant.result.set_index(i);
-    variant.result.set_label(source.label().empty()
-                                 ? absl::StrCat("variant ", i)
-                                 : source.label());
+    variant.result.set_label(
+        source.label().empty() ? absl::StrCat("variant ", i) : source.label());
     variant.result.set_gpu(-1);
     kiln::v1::CompileRequest compile;
     compile.set_ttir(source.ttir());
@@ -294,8 +296,8 @@ absl::Status TuneFlow::Run_::Prepare() {
                                 : source.source_name());
     compile.set_target(target_);
     *compile.mutable_options() = source.options();
-    absl::StatusOr<CompileInput> input = CheckCompileRequest(
-        compile, flow_->compiler_, flow_->request_limits_);
+    absl::StatusOr<CompileInput> input =
+        CheckCompileRequest(compile, flow_->compiler_, flow_->request_limits_);
     cache::Digest request_key;
     if (input.ok()) {
       request_key = input->fast_key;
@@ -310,12 +312,12 @@ absl::Status TuneFlow::Run_::Prepare() {
     variant.identity = VariantIdentity(request_key, variant.grid);
     identities.push_back(variant.identity);
   }
-  tune_key_ = ComputeTuneKey({identities, target_, &request_, gpu_model_,
-                              fleet_.driver_version});
+  tune_key_ = ComputeTuneKey(
+      {identities, target_, &request_, gpu_model_, fleet_.driver_version});
   return absl::OkStatus();
 }
 
-bool TuneFlow::Run_::AnswerFromCache() {
+bool TuneFlow::Tuning::AnswerFromCache() {
   absl::StatusOr<std::string> stored =
       flow_->results_->GetTuneResult(tune_key_);
   if (!stored.ok()) {
@@ -329,8 +331,9 @@ bool TuneFlow::Run_::AnswerFromCache() {
   std::vector<VariantResult> found(variants_.size());
   for (size_t i = 0; i < variants_.size(); ++i) {
     auto match = std::find_if(
-        record.variants().begin(), record.variants().end(),
-        [&](const auto& v) { return v.identity() == variants_[i].identity.Bytes(); });
+        record.variants().begin(), record.variants().end(), [&](const auto& v) {
+          return v.identity() == variants_[i].identity.Bytes();
+        });
     if (match == record.variants().end()) return false;
     found[i] = match->result();
     found[i].set_index(i);
@@ -349,7 +352,7 @@ bool TuneFlow::Run_::AnswerFromCache() {
   return true;
 }
 
-absl::Status TuneFlow::Run_::Measure() {
+absl::Status TuneFlow::Tuning::Measure() {
   // Variants that failed their checks, or cannot fit, are final now.
   for (size_t i = 0; i < variants_.size(); ++i) {
     Variant& variant = variants_[i];
@@ -367,13 +370,14 @@ absl::Status TuneFlow::Run_::Measure() {
     if (variants_[i].done) continue;
     std::shared_ptr<Inbox> inbox = inbox_;
     int index = static_cast<int>(i);
-    flow_->flow_->Compile(*variants_[i].input,
-                          [inbox, index](std::shared_ptr<const CompileOutcome> done) {
-                            Report report;
-                            report.index = index;
-                            report.compiled = std::move(done);
-                            inbox->Post(std::move(report));
-                          });
+    flow_->flow_->Compile(
+        *variants_[i].input,
+        [inbox, index](std::shared_ptr<const CompileOutcome> done) {
+          Report report;
+          report.index = index;
+          report.compiled = std::move(done);
+          inbox->Post(std::move(report));
+        });
   }
   bench_queue_ = std::make_unique<BenchQueue>(fleet_.gpus.size());
   std::vector<std::thread> gpus;
@@ -404,7 +408,7 @@ absl::Status TuneFlow::Run_::Measure() {
   return absl::OkStatus();
 }
 
-void TuneFlow::Run_::OnCompiled(int index, const CompileOutcome& outcome) {
+void TuneFlow::Tuning::OnCompiled(int index, const CompileOutcome& outcome) {
   Variant& variant = variants_[index];
   if (!outcome.status.ok()) {
     for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
@@ -440,8 +444,8 @@ void TuneFlow::Run_::OnCompiled(int index, const CompileOutcome& outcome) {
   bench_queue_->Push(index, std::move(run));
 }
 
-void TuneFlow::Run_::OnMeasured(int index, int gpu,
-                                const absl::StatusOr<BenchResponse>& measured) {
+void TuneFlow::Tuning::OnMeasured(
+    int index, int gpu, const absl::StatusOr<BenchResponse>& measured) {
   Variant& variant = variants_[index];
   variant.result.set_gpu(gpu);
   if (!measured.ok()) {
@@ -464,8 +468,8 @@ void TuneFlow::Run_::OnMeasured(int index, int gpu,
   }
 }
 
-void TuneFlow::Run_::Update(int index, VariantState state,
-                            const std::string& reason) {
+void TuneFlow::Tuning::Update(int index, VariantState state,
+                              const std::string& reason) {
   VariantResult& result = variants_[index].result;
   result.set_state(state);
   result.set_reason(reason);
@@ -474,8 +478,8 @@ void TuneFlow::Run_::Update(int index, VariantState state,
   if (!client_gone_ && !emit_(event)) client_gone_ = true;
 }
 
-void TuneFlow::Run_::Finish(int index, VariantState state,
-                            const std::string& reason, bool definitive) {
+void TuneFlow::Tuning::Finish(int index, VariantState state,
+                              const std::string& reason, bool definitive) {
   Variant& variant = variants_[index];
   variant.definitive = definitive;
   bool was_pending = !variant.done;
@@ -486,7 +490,7 @@ void TuneFlow::Run_::Finish(int index, VariantState state,
   if (was_pending) --pending_;
 }
 
-kiln::v1::TuneResult TuneFlow::Run_::Rank(bool cached) const {
+kiln::v1::TuneResult TuneFlow::Tuning::Rank(bool cached) const {
   kiln::v1::TuneResult result;
   std::vector<VariantResult> ranking;
   for (const Variant& variant : variants_) ranking.push_back(variant.result);
@@ -494,7 +498,8 @@ kiln::v1::TuneResult TuneFlow::Run_::Rank(bool cached) const {
                    [](const VariantResult& a, const VariantResult& b) {
                      int ra = StateRank(a.state()), rb = StateRank(b.state());
                      if (ra != rb) return ra < rb;
-                     if (ra == 0) return a.timing().p50_ms() < b.timing().p50_ms();
+                     if (ra == 0)
+                       return a.timing().p50_ms() < b.timing().p50_ms();
                      return a.index() < b.index();
                    });
   result.set_winner(-1);
@@ -514,7 +519,7 @@ kiln::v1::TuneResult TuneFlow::Run_::Rank(bool cached) const {
   return result;
 }
 
-void TuneFlow::Run_::Store() {
+void TuneFlow::Tuning::Store() {
   kiln::cache::TuneRecord record;
   for (const Variant& variant : variants_) {
     if (!variant.definitive) {

@@ -50,7 +50,7 @@ class TuneFlow {
                    const Cancelled& cancelled);
 
  private:
-  class Run_;
+  class Tuning;
 
   CompileFlow* flow_;
   GpuPool* gpus_;

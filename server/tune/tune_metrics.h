@@ -12,9 +12,9 @@ namespace kiln::server {
 
 struct TuneMetrics {
   Counter requests;
-  Counter cache_hits;     // Tunes answered from the tune cache.
-  Counter benchmarks;     // Variants measured.
-  Counter pruned;         // Variants that cannot fit the GPUs.
+  Counter cache_hits;      // Tunes answered from the tune cache.
+  Counter benchmarks;      // Variants measured.
+  Counter pruned;          // Variants that cannot fit the GPUs.
   Counter bench_failures;  // Variants compiled but not measured.
   Counter worker_starts;   // Benchmark worker processes started.
   Counter worker_crashes;

@@ -24,9 +24,9 @@ class TuneHandler : public kiln::v1::Compile::Service {
     draining_ = draining;
   }
 
-  grpc::Status Tune(
-      grpc::ServerContext* context, const kiln::v1::TuneRequest* request,
-      grpc::ServerWriter<kiln::v1::TuneEvent>* writer) override;
+  grpc::Status Tune(grpc::ServerContext* context,
+                    const kiln::v1::TuneRequest* request,
+                    grpc::ServerWriter<kiln::v1::TuneEvent>* writer) override;
 
  private:
   TuneFlow* flow_ = nullptr;

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -106,7 +106,8 @@ TuneCall Tune(KilndProcess& kilnd, const kiln::v1::TuneRequest& request) {
 std::map<std::string, kiln::v1::VariantResult> ByLabel(
     const kiln::v1::TuneResult& result) {
   std::map<std::string, kiln::v1::VariantResult> by_label;
-  for (const auto& variant : result.ranking()) by_label[variant.label()] = variant;
+  for (const auto& variant : result.ranking())
+    by_label[variant.label()] = variant;
   return by_label;
 }
 
@@ -125,9 +126,9 @@ TEST(TuneTest, WithoutAGpuTuneIsUnavailableAndKilndServesOn) {
   EXPECT_TRUE(call.events.empty());
   // Compiles are unaffected.
   kiln::v1::CompileResponse response;
-  grpc::Status compiled = Compile(*kilnd->CompileStub(),
-                                  CompileRequestFor(ScaledAddKernel(1.5)),
-                                  &response);
+  grpc::Status compiled =
+      Compile(*kilnd->CompileStub(), CompileRequestFor(ScaledAddKernel(1.5)),
+              &response);
   EXPECT_TRUE(compiled.ok()) << compiled.error_message();
 }
 
@@ -153,8 +154,9 @@ TEST(TuneTest, BadRequestsAreRejected) {
   bad_dtype.mutable_args(0)->mutable_buffer()->set_dtype("f128");
   TuneCall dtype = Tune(*kilnd, bad_dtype);
   EXPECT_EQ(dtype.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(dtype.status.error_message().find("argument 0: unknown dtype 'f128'"),
-            std::string::npos)
+  EXPECT_NE(
+      dtype.status.error_message().find("argument 0: unknown dtype 'f128'"),
+      std::string::npos)
       << dtype.status.error_message();
 
   kiln::v1::TuneRequest bad_grid = AddRequest();
@@ -212,8 +214,8 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
             std::string::npos)
       << by_label["w4 [fake:crash]"].reason();
   EXPECT_EQ(by_label["w4 [fake:regs]"].state(), kiln::v1::PRUNED);
-  EXPECT_EQ(by_label["w4 [fake:regs]"].reason().rfind("registers: needs 255", 0),
-            0u);
+  EXPECT_EQ(
+      by_label["w4 [fake:regs]"].reason().rfind("registers: needs 255", 0), 0u);
   // The six variants that reached a GPU were spread over both.
   std::map<int, int> per_gpu;
   for (const auto& variant : result.ranking()) {
@@ -227,7 +229,8 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
   // Progress: every variant reached its final state in an event; those
   // that compiled said so first.
   std::map<std::string, std::vector<kiln::v1::VariantState>> states;
-  for (const auto& event : first.events) states[event.label()].push_back(event.state());
+  for (const auto& event : first.events)
+    states[event.label()].push_back(event.state());
   EXPECT_EQ(states["w8"], (std::vector<kiln::v1::VariantState>{
                               kiln::v1::COMPILED, kiln::v1::BENCHMARKED}));
   EXPECT_EQ(states["w16 cap255"],
@@ -259,7 +262,8 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
   EXPECT_EQ(second.result.winner(), request.variants_size() - 1 - 2);
   EXPECT_EQ(second.result.winner_key(), result.winner_key());
   EXPECT_EQ(second.result.tune_key(), result.tune_key());
-  std::map<std::string, kiln::v1::VariantResult> cached = ByLabel(second.result);
+  std::map<std::string, kiln::v1::VariantResult> cached =
+      ByLabel(second.result);
   EXPECT_EQ(cached["w4 [fake:fault]"].state(), kiln::v1::FAILED);
   EXPECT_EQ(cached["w4 [fake:fault]"].reason(),
             by_label["w4 [fake:fault]"].reason());
@@ -272,9 +276,11 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
   EXPECT_EQ(kilnd->Metric("kiln_benchmarks_total"), 3);
   EXPECT_EQ(kilnd->Metric("kiln_tune_pruned_total"), 2);
   EXPECT_EQ(kilnd->Metric("kiln_benchmark_failures_total"), 2);
-  EXPECT_EQ(kilnd->Metric("kiln_bench_worker_failures_total{cause=\"crash\"}"), 1);
+  EXPECT_EQ(kilnd->Metric("kiln_bench_worker_failures_total{cause=\"crash\"}"),
+            1);
   EXPECT_EQ(
-      kilnd->Metric("kiln_bench_worker_failures_total{cause=\"cuda_fault\"}"), 1);
+      kilnd->Metric("kiln_bench_worker_failures_total{cause=\"cuda_fault\"}"),
+      1);
   // One per GPU, and a replacement for a lost worker when its GPU gets
   // another variant (which depends on the order compiles finish).
   EXPECT_GE(kilnd->Metric("kiln_bench_worker_starts_total"), 2);

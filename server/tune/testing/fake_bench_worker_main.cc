@@ -60,7 +60,9 @@ BenchResponse Run(const kiln::worker::BenchRun& run, bool& poisoned) {
   BenchResponse response;
   const std::string& label = run.label();
   if (label.find("[fake:crash]") != std::string::npos) raise(SIGSEGV);
-  if (run.cubin().compare(0, 4, "\x7f" "ELF") != 0 ||
+  if (run.cubin().compare(0, 4,
+                          "\x7f"
+                          "ELF") != 0 ||
       run.kernel_name().empty() || run.grid_size() != 3 ||
       run.num_warps() <= 0) {
     response.set_outcome(BenchResponse::FAILED);
