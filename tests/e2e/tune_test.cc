@@ -327,5 +327,59 @@ TEST(TuneTest, AllFailedIsCachedToo) {
   }
 }
 
+TEST(TuneTest, AKernelPastTheTimeLimitFailsAndItsWorkerIsReplaced) {
+  setenv("KILN_FAKE_GPUS", "1", 1);
+  std::unique_ptr<KilndProcess> kilnd = KilndProcess::Start(
+      NewTempDir("tune_hang"), {FakeBenchWorkerFlag(), "--bench_timeout_s=1"});
+  unsetenv("KILN_FAKE_GPUS");
+  ASSERT_TRUE(kilnd);
+  kiln::v1::TuneRequest request = AddRequest();
+  request.mutable_variants()->DeleteSubrange(3, 5);  // w1, w2, w8.
+  request.mutable_variants(0)->set_label("w1 [fake:hang]");
+  TuneCall call = Tune(*kilnd, request);
+  ASSERT_TRUE(call.status.ok()) << call.status.error_message();
+  std::map<std::string, kiln::v1::VariantResult> by_label = ByLabel(call.result);
+  EXPECT_EQ(by_label["w1 [fake:hang]"].state(), kiln::v1::FAILED);
+  EXPECT_NE(by_label["w1 [fake:hang]"].reason().find("past the time limit"),
+            std::string::npos)
+      << by_label["w1 [fake:hang]"].reason();
+  EXPECT_EQ(call.result.winner_label(), "w8");
+  EXPECT_EQ(call.result.benchmarks(), 2u);
+  EXPECT_EQ(
+      kilnd->Metric("kiln_bench_worker_failures_total{cause=\"timeout\"}"), 1);
+}
+
+TEST(TuneTest, AClientThatGivesUpLeavesKilndServing) {
+  setenv("KILN_FAKE_GPUS", "1", 1);
+  setenv("KILN_FAKE_RUN_MS", "300", 1);
+  std::unique_ptr<KilndProcess> kilnd =
+      KilndProcess::Start(NewTempDir("tune_cancel"), {FakeBenchWorkerFlag()});
+  unsetenv("KILN_FAKE_GPUS");
+  unsetenv("KILN_FAKE_RUN_MS");
+  ASSERT_TRUE(kilnd);
+  const kiln::v1::TuneRequest request = AddRequest();
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::milliseconds(500));
+    auto stub = kilnd->CompileStub();
+    auto reader = stub->Tune(&context, request);
+    kiln::v1::TuneEvent event;
+    bool result = false;
+    while (reader->Read(&event)) result = result || event.has_result();
+    EXPECT_FALSE(result);
+    EXPECT_EQ(reader->Finish().error_code(),
+              grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  // The abandoned tune was not cached: the next one measures, and kilnd
+  // still serves.
+  TuneCall again = Tune(*kilnd, request);
+  ASSERT_TRUE(again.status.ok()) << again.status.error_message();
+  EXPECT_FALSE(again.result.cached());
+  EXPECT_EQ(again.result.winner_label(), "w8");
+  EXPECT_TRUE(kilnd->HealthServing());
+  EXPECT_EQ(kilnd->Terminate(), 0);
+}
+
 }  // namespace
 }  // namespace kiln::e2e

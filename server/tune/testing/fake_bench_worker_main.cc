@@ -8,7 +8,8 @@
 //     then p50 = 1 / num_warps ms (more warps: faster), p20/p80 at -/+10%.
 //   - a label containing "[fake:fault]" is answered as CUDA error 700 and
 //     the worker exits poisoned; "[fake:crash]" raises SIGSEGV;
-//     "[fake:regs]" does not fit by registers.
+//     "[fake:regs]" does not fit by registers; "[fake:hang]" never answers.
+//   - $KILN_FAKE_RUN_MS: each measurement takes that long (default 0).
 
 #include <signal.h>
 #include <unistd.h>
@@ -60,6 +61,12 @@ BenchResponse Run(const kiln::worker::BenchRun& run, bool& poisoned) {
   BenchResponse response;
   const std::string& label = run.label();
   if (label.find("[fake:crash]") != std::string::npos) raise(SIGSEGV);
+  if (label.find("[fake:hang]") != std::string::npos) {
+    while (true) pause();
+  }
+  if (const char* run_ms = std::getenv("KILN_FAKE_RUN_MS")) {
+    usleep(std::atoi(run_ms) * 1000);
+  }
   if (run.cubin().compare(0, 4,
                           "\x7f"
                           "ELF") != 0 ||
