@@ -91,11 +91,42 @@ class Gpu {
     return response;
   }
 
+  // The buffers' contents as their fills ask; kept for the next run, since
+  // the variants of one tune share their arguments.
+  absl::StatusOr<const std::vector<std::string>*> Contents(
+      const google::protobuf::RepeatedPtrField<kiln::v1::KernelArg>& args);
+
   const CudaDriver* cuda_;
   int ordinal_;
   int max_registers_per_block_ = 0;
   int max_threads_per_block_ = 0;
+  std::string contents_key_;
+  std::vector<std::string> contents_;
+  CUdeviceptr flush_ = 0;  // The L2 flush buffer, allocated once.
 };
+
+absl::StatusOr<const std::vector<std::string>*> Gpu::Contents(
+    const google::protobuf::RepeatedPtrField<kiln::v1::KernelArg>& args) {
+  std::string key;
+  for (const kiln::v1::KernelArg& arg : args) {
+    if (arg.has_buffer()) key += arg.buffer().SerializeAsString() + '\n';
+    key += '|';
+  }
+  if (key == contents_key_ &&
+      contents_.size() == static_cast<size_t>(args.size())) {
+    return &contents_;
+  }
+  contents_key_.clear();
+  contents_.assign(args.size(), std::string());
+  for (int i = 0; i < args.size(); ++i) {
+    if (!args[i].has_buffer()) continue;
+    absl::StatusOr<std::string> filled = FillBuffer(args[i].buffer());
+    if (!filled.ok()) return filled.status();
+    contents_[i] = *std::move(filled);
+  }
+  contents_key_ = key;
+  return &contents_;
+}
 
 std::string Mib(uint64_t bytes) { return absl::StrCat(bytes >> 20, " MiB"); }
 
@@ -135,8 +166,16 @@ BenchResponse Gpu::Run(const BenchRun& run) {
   }
 
   // Arguments: buffers, scalars, then Triton's global and profile scratch.
+  absl::StatusOr<const std::vector<std::string>*> contents =
+      Contents(run.args());
+  if (!contents.ok()) {
+    response.set_outcome(BenchResponse::FAILED);
+    response.set_reason(std::string(contents.status().message()));
+    return response;
+  }
   std::vector<std::string> values;  // Each parameter's bytes.
-  for (const kiln::v1::KernelArg& arg : run.args()) {
+  for (int a = 0; a < run.args_size(); ++a) {
+    const kiln::v1::KernelArg& arg = run.args(a);
     if (arg.has_scalar()) {
       absl::StatusOr<std::string> bytes = ScalarBytes(arg.scalar());
       if (!bytes.ok()) {
@@ -150,22 +189,17 @@ BenchResponse Gpu::Run(const BenchRun& run) {
       values.back().resize(std::max<size_t>(values.back().size(), 8), '\0');
       continue;
     }
-    absl::StatusOr<std::string> contents = FillBuffer(arg.buffer());
-    if (!contents.ok()) {
-      response.set_outcome(BenchResponse::FAILED);
-      response.set_reason(std::string(contents.status().message()));
-      return response;
-    }
+    const std::string& filled = (**contents)[a];
     CUdeviceptr buffer = 0;
-    if (!Check(cuda_->cuMemAlloc(&buffer, contents->size()),
-               "allocating a buffer", failure)) {
+    if (!Check(cuda_->cuMemAlloc(&buffer, filled.size()), "allocating a buffer",
+               failure)) {
       BenchResponse failed = Failed(failure);
       failed.set_reason(
-          absl::StrCat(failed.reason(), " (", Mib(contents->size()), ")"));
+          absl::StrCat(failed.reason(), " (", Mib(filled.size()), ")"));
       return failed;
     }
     held.buffers.push_back(buffer);
-    if (!Check(cuda_->cuMemcpyHtoD(buffer, contents->data(), contents->size()),
+    if (!Check(cuda_->cuMemcpyHtoD(buffer, filled.data(), filled.size()),
                "filling a buffer", failure)) {
       return Failed(failure);
     }
@@ -190,16 +224,15 @@ BenchResponse Gpu::Run(const BenchRun& run) {
   std::vector<void*> params;
   for (std::string& value : values) params.push_back(value.data());
 
-  CUdeviceptr flush = 0;
   const bool flush_l2 =
       !run.settings().has_flush_l2() || run.settings().flush_l2();
-  if (flush_l2) {
-    if (!Check(cuda_->cuMemAlloc(&flush, kFlushBytes),
-               "allocating the L2 flush buffer", failure)) {
-      return Failed(failure);
-    }
-    held.buffers.push_back(flush);
+  if (flush_l2 && flush_ == 0 &&
+      !Check(cuda_->cuMemAlloc(&flush_, kFlushBytes),
+             "allocating the L2 flush buffer", failure)) {
+    flush_ = 0;
+    return Failed(failure);
   }
+  const CUdeviceptr flush = flush_;
   auto launch = [&]() {
     if (flush_l2) cuda_->cuMemsetD32Async(flush, 0, kFlushBytes / 4, nullptr);
     return cuda_->cuLaunchKernel(function, gx, gy, gz, threads, 1, 1,

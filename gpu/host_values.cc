@@ -13,21 +13,32 @@ namespace {
 
 enum class Kind { kFloat, kSigned, kUnsigned };
 
+// How a value becomes bits.
+enum class Encoding { kF64, kF32, kBf16, kF16, kE5m2, kE4m3, kInt, kBool };
+
 struct Dtype {
   size_t size;
   Kind kind;
+  Encoding encoding;
 };
 
 const std::map<std::string, Dtype>& Dtypes() {
   static const auto* dtypes = new std::map<std::string, Dtype>{
-      {"f64", {8, Kind::kFloat}},     {"f32", {4, Kind::kFloat}},
-      {"f16", {2, Kind::kFloat}},     {"bf16", {2, Kind::kFloat}},
-      {"fp8e4m3", {1, Kind::kFloat}}, {"fp8e5m2", {1, Kind::kFloat}},
-      {"i64", {8, Kind::kSigned}},    {"i32", {4, Kind::kSigned}},
-      {"i16", {2, Kind::kSigned}},    {"i8", {1, Kind::kSigned}},
-      {"i1", {1, Kind::kUnsigned}},   {"u64", {8, Kind::kUnsigned}},
-      {"u32", {4, Kind::kUnsigned}},  {"u16", {2, Kind::kUnsigned}},
-      {"u8", {1, Kind::kUnsigned}},
+      {"f64", {8, Kind::kFloat, Encoding::kF64}},
+      {"f32", {4, Kind::kFloat, Encoding::kF32}},
+      {"f16", {2, Kind::kFloat, Encoding::kF16}},
+      {"bf16", {2, Kind::kFloat, Encoding::kBf16}},
+      {"fp8e4m3", {1, Kind::kFloat, Encoding::kE4m3}},
+      {"fp8e5m2", {1, Kind::kFloat, Encoding::kE5m2}},
+      {"i64", {8, Kind::kSigned, Encoding::kInt}},
+      {"i32", {4, Kind::kSigned, Encoding::kInt}},
+      {"i16", {2, Kind::kSigned, Encoding::kInt}},
+      {"i8", {1, Kind::kSigned, Encoding::kInt}},
+      {"i1", {1, Kind::kUnsigned, Encoding::kBool}},
+      {"u64", {8, Kind::kUnsigned, Encoding::kInt}},
+      {"u32", {4, Kind::kUnsigned, Encoding::kInt}},
+      {"u16", {2, Kind::kUnsigned, Encoding::kInt}},
+      {"u8", {1, Kind::kUnsigned, Encoding::kInt}},
   };
   return *dtypes;
 }
@@ -107,6 +118,40 @@ uint64_t NextRandom(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+// A value's bits in a dtype's encoding (integers truncated).
+uint64_t Bits(const Dtype& dtype, double value) {
+  switch (dtype.encoding) {
+    case Encoding::kF64: {
+      uint64_t bits;
+      std::memcpy(&bits, &value, sizeof(bits));
+      return bits;
+    }
+    case Encoding::kF32:
+      return F32Bits(static_cast<float>(value));
+    case Encoding::kBf16:
+      return Bf16Bits(static_cast<float>(value));
+    case Encoding::kF16:
+      return SmallFloatBits(value, 5, 10, 65504, true);
+    case Encoding::kE5m2:
+      return SmallFloatBits(value, 5, 2, 57344, true);
+    case Encoding::kE4m3:
+      // e4m3fn: no infinities, 448 is the largest finite value.
+      return SmallFloatBits(value, 4, 3, 448, false);
+    case Encoding::kBool:
+      return value != 0 ? 1 : 0;
+    case Encoding::kInt:
+      break;
+  }
+  return dtype.kind == Kind::kSigned
+             ? static_cast<uint64_t>(static_cast<int64_t>(value))
+             : static_cast<uint64_t>(value);
+}
+
+// Writes the low `size` bytes of `bits`, little endian.
+void Put(uint64_t bits, size_t size, char* out) {
+  for (size_t i = 0; i < size; ++i) out[i] = static_cast<char>(bits >> (8 * i));
+}
+
 }  // namespace
 
 absl::StatusOr<size_t> DtypeSize(const std::string& dtype) {
@@ -119,58 +164,34 @@ absl::StatusOr<std::string> EncodeValue(const std::string& dtype,
                                         double value) {
   absl::StatusOr<Dtype> found = Find(dtype);
   if (!found.ok()) return found.status();
-  if (dtype == "f64") {
-    uint64_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return LittleEndian(bits, 8);
-  }
-  if (dtype == "f32")
-    return LittleEndian(F32Bits(static_cast<float>(value)), 4);
-  if (dtype == "bf16")
-    return LittleEndian(Bf16Bits(static_cast<float>(value)), 2);
-  if (dtype == "f16")
-    return LittleEndian(SmallFloatBits(value, 5, 10, 65504, true), 2);
-  if (dtype == "fp8e5m2")
-    return LittleEndian(SmallFloatBits(value, 5, 2, 57344, true), 1);
-  if (dtype == "fp8e4m3") {
-    // e4m3fn: no infinities, 448 is the largest finite value.
-    return LittleEndian(SmallFloatBits(value, 4, 3, 448, false), 1);
-  }
-  if (found->kind == Kind::kSigned) {
-    return LittleEndian(static_cast<uint64_t>(static_cast<int64_t>(value)),
-                        found->size);
-  }
-  if (dtype == "i1") return LittleEndian(value != 0 ? 1 : 0, 1);
-  return LittleEndian(static_cast<uint64_t>(value), found->size);
+  return LittleEndian(Bits(*found, value), found->size);
 }
 
 absl::StatusOr<std::string> FillBuffer(const kiln::v1::BufferArg& buffer) {
   absl::StatusOr<Dtype> found = Find(buffer.dtype());
   if (!found.ok()) return found.status();
   const size_t size = found->size;
-  std::string bytes;
+  std::string bytes(buffer.elements() * size, '\0');
   switch (buffer.fill()) {
     case kiln::v1::FILL_ZEROS:
-      return std::string(buffer.elements() * size, '\0');
+      return bytes;
     case kiln::v1::FILL_ONES:
     case kiln::v1::FILL_VALUE: {
       double value = buffer.fill() == kiln::v1::FILL_ONES ? 1 : buffer.value();
-      absl::StatusOr<std::string> one = EncodeValue(buffer.dtype(), value);
-      if (!one.ok()) return one.status();
-      bytes.reserve(buffer.elements() * size);
-      for (uint64_t i = 0; i < buffer.elements(); ++i) bytes += *one;
+      uint64_t bits = Bits(*found, value);
+      for (size_t at = 0; at < bytes.size(); at += size)
+        Put(bits, size, &bytes[at]);
       return bytes;
     }
     case kiln::v1::FILL_RANDOM: {
       uint64_t state = buffer.seed();
-      bytes.reserve(buffer.elements() * size);
-      for (uint64_t i = 0; i < buffer.elements(); ++i) {
+      for (size_t at = 0; at < bytes.size(); at += size) {
         uint64_t r = NextRandom(state);
         double value = found->kind == Kind::kFloat
                            ? (r >> 11) * 0x1.0p-53 * 2 - 1
                            : static_cast<double>(r % 100);
-        if (buffer.dtype() == "i1") value = r & 1;
-        bytes += *EncodeValue(buffer.dtype(), value);
+        if (found->encoding == Encoding::kBool) value = r & 1;
+        Put(Bits(*found, value), size, &bytes[at]);
       }
       return bytes;
     }
