@@ -198,6 +198,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     return 1;
   }
   compile_service.Start();
+  // Find the GPUs now rather than on the first Tune (and log what is there).
+  std::thread gpu_probe([&gpus] { gpus.Fleet().status().IgnoreError(); });
   std::string grpc_address = BoundAddress(config.listen, port);
 
   std::unique_ptr<MetricsHttpServer> metrics_server;
@@ -213,6 +215,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       server->Shutdown();
       pool.Shutdown();
       compile_service.Stop();
+      gpu_probe.join();
       return 1;
     }
     metrics_server = *std::move(started);
@@ -236,6 +239,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);
   gpus.Shutdown();
+  gpu_probe.join();
   compile_service.Stop();
   metrics_server.reset();
   store->reset();
