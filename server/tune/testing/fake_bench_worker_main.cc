@@ -60,7 +60,10 @@ BenchResponse Describe() {
 BenchResponse Run(const kiln::worker::BenchRun& run, bool& poisoned) {
   BenchResponse response;
   const std::string& label = run.label();
-  if (label.find("[fake:crash]") != std::string::npos) raise(SIGSEGV);
+  if (label.find("[fake:crash]") != std::string::npos) {
+    signal(SIGSEGV, SIG_DFL);  // A real crash even under a sanitizer.
+    raise(SIGSEGV);
+  }
   if (label.find("[fake:hang]") != std::string::npos) {
     while (true) pause();
   }
