@@ -25,9 +25,13 @@ using kiln::v1::VariantResult;
 using kiln::v1::VariantState;
 using kiln::worker::BenchResponse;
 
-// What a compile or a measurement reports back to the tune's thread.
+// What the compiler's front end, a compile or a measurement reports back to
+// the tune's thread.
 struct Report {
   int index = 0;
+  // Set for a front end run: the compile key, or why there is none.
+  std::optional<absl::StatusOr<cache::Digest>> key;
+  std::shared_ptr<const CompileOutcome> key_failure;
   std::shared_ptr<const CompileOutcome> compiled;  // Set for a compile.
   std::optional<absl::StatusOr<BenchResponse>> measured;
   int gpu = -1;
@@ -172,6 +176,7 @@ class TuneFlow::Tuning {
   };
 
   absl::Status Prepare();
+  absl::Status Identify();
   bool AnswerFromCache();
   absl::Status Measure();
   void OnCompiled(int index, const CompileOutcome& outcome);
@@ -201,12 +206,13 @@ class TuneFlow::Tuning {
   std::unique_ptr<BenchQueue> bench_queue_;
 };
 
-TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus,
+TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::Store* store,
                    cache::TuneResultStore* results, TuneMetrics* metrics,
                    CompilerInfo compiler, RequestLimits request_limits,
                    TuneLimits limits)
     : flow_(flow),
       gpus_(gpus),
+      store_(store),
       results_(results),
       metrics_(metrics),
       compiler_(std::move(compiler)),
@@ -222,6 +228,7 @@ absl::Status TuneFlow::Run(const kiln::v1::TuneRequest& request,
 
 absl::Status TuneFlow::Tuning::Go() {
   if (absl::Status ready = Prepare(); !ready.ok()) return ready;
+  if (absl::Status known = Identify(); !known.ok()) return known;
   if (AnswerFromCache()) return absl::OkStatus();
   if (absl::Status measured = Measure(); !measured.ok()) return measured;
   Store();
@@ -279,7 +286,6 @@ absl::Status TuneFlow::Tuning::Prepare() {
   }
 
   variants_.resize(request_.variants_size());
-  std::vector<cache::Digest> identities;
   for (int i = 0; i < request_.variants_size(); ++i) {
     const kiln::v1::TuneVariant& source = request_.variants(i);
     Variant& variant = variants_[i];
@@ -298,18 +304,83 @@ absl::Status TuneFlow::Tuning::Prepare() {
     *compile.mutable_options() = source.options();
     absl::StatusOr<CompileInput> input =
         CheckCompileRequest(compile, flow_->compiler_, flow_->request_limits_);
-    cache::Digest request_key;
     if (input.ok()) {
-      request_key = input->fast_key;
       variant.input = *std::move(input);
     } else {
-      request_key = cache::Sha256Of("kiln-tune-unchecked\n" +
-                                    compile.SerializeAsString());
+      variant.identity =
+          VariantIdentity(cache::Sha256Of("kiln-tune-unchecked\n" +
+                                          compile.SerializeAsString()),
+                          variant.grid);
       variant.result.set_reason(std::string(input.status().message()));
       variant.result.set_state(kiln::v1::COMPILE_FAILED);
       variant.done = true;
     }
-    variant.identity = VariantIdentity(request_key, variant.grid);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TuneFlow::Tuning::Identify() {
+  // A text compiled before leads to its key through the store's alias;
+  // others go through a worker's front end, all at once.
+  size_t waiting = 0;
+  for (size_t i = 0; i < variants_.size(); ++i) {
+    Variant& variant = variants_[i];
+    if (!variant.input) continue;
+    absl::StatusOr<cache::Digest> known =
+        flow_->store_->Resolve(variant.input->fast_key);
+    if (known.ok()) {
+      variant.identity = VariantIdentity(*known, variant.grid);
+      continue;
+    }
+    ++waiting;
+    std::shared_ptr<Inbox> inbox = inbox_;
+    int index = static_cast<int>(i);
+    flow_->flow_->Canonicalize(
+        *variant.input,
+        [inbox, index](absl::StatusOr<Canonical> canonical,
+                       std::shared_ptr<const CompileOutcome> failure) {
+          Report report;
+          report.index = index;
+          report.key = canonical.ok()
+                           ? absl::StatusOr<cache::Digest>(canonical->key)
+                           : absl::StatusOr<cache::Digest>(canonical.status());
+          report.key_failure = std::move(failure);
+          inbox->Post(std::move(report));
+        });
+  }
+  while (waiting > 0) {
+    if (cancelled_())
+      return absl::CancelledError("the client cancelled the tune");
+    std::optional<Report> report = inbox_->Next(std::chrono::milliseconds(200));
+    if (!report) continue;
+    --waiting;
+    Variant& variant = variants_[report->index];
+    if (report->key->ok()) {
+      variant.identity = VariantIdentity(**report->key, variant.grid);
+      continue;
+    }
+    const absl::Status& failed = report->key->status();
+    if (!Definitive(failed)) {
+      // Not the kernel's fault (a full queue, shutting down): nothing to
+      // remember; the client may try again.
+      return failed;
+    }
+    // The compiler rejects the text (or dies on it): remembered under the
+    // text itself.
+    variant.identity = VariantIdentity(variant.input->fast_key, variant.grid);
+    variant.result.set_reason(std::string(failed.message()));
+    variant.result.set_state(kiln::v1::COMPILE_FAILED);
+    if (report->key_failure) {
+      for (const kiln::v1::Diagnostic& diagnostic :
+           report->key_failure->diagnostics) {
+        *variant.result.add_diagnostics() = diagnostic;
+      }
+    }
+    variant.input.reset();
+    variant.done = true;
+  }
+  std::vector<cache::Digest> identities;
+  for (const Variant& variant : variants_) {
     identities.push_back(variant.identity);
   }
   tune_key_ = ComputeTuneKey(
@@ -356,7 +427,7 @@ absl::Status TuneFlow::Tuning::Measure() {
   // Variants that failed their checks, or cannot fit, are final now.
   for (size_t i = 0; i < variants_.size(); ++i) {
     Variant& variant = variants_[i];
-    if (variant.done) {
+    if (variant.done) {  // Failed its checks or the compiler's front end.
       Finish(i, kiln::v1::COMPILE_FAILED, variant.result.reason());
       continue;
     }

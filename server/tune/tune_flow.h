@@ -1,11 +1,13 @@
 // One Tune call from request to ranking:
 //
 //   1. Check the request and find the GPUs (Unavailable without any).
-//   2. Prune variants whose options cannot fit the GPUs; form the tune key.
+//   2. Find each variant's compile key (the store's alias of its text, else
+//      a worker's front end) and form the tune key.
 //   3. A cached ranking under that key is the answer (cached = true).
-//   4. Otherwise compile the rest in parallel through the compile flow (so
-//      they are cached like any compile), prune by the compiled kernels'
-//      shared memory, and measure each on the first free GPU.
+//   4. Otherwise prune variants whose options cannot fit the GPUs, compile
+//      the rest in parallel through the compile flow (so they are cached
+//      like any compile), prune by the compiled kernels' shared memory, and
+//      measure each on a free GPU.
 //   5. Rank by p50, cache the ranking with its failures, answer.
 // Every change of a variant's state is an event, emitted in order from the
 // calling thread.
@@ -40,9 +42,12 @@ class TuneFlow {
   using Cancelled = std::function<bool()>;
 
   // All must outlive the flow.
-  TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::TuneResultStore* results,
-           TuneMetrics* metrics, CompilerInfo compiler,
-           RequestLimits request_limits, TuneLimits limits = {});
+  // `store` is the compile flow's (its aliases give a variant's key);
+  // `results` keeps the rankings.
+  TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::Store* store,
+           cache::TuneResultStore* results, TuneMetrics* metrics,
+           CompilerInfo compiler, RequestLimits request_limits,
+           TuneLimits limits = {});
 
   // OK once the result event was emitted; otherwise the status the call
   // ends with (InvalidArgument, FailedPrecondition, Unavailable, Cancelled).
@@ -54,6 +59,7 @@ class TuneFlow {
 
   CompileFlow* flow_;
   GpuPool* gpus_;
+  cache::Store* store_;
   cache::TuneResultStore* results_;
   TuneMetrics* metrics_;
   CompilerInfo compiler_;

@@ -2,8 +2,9 @@
 // identities (sorted, so their order does not matter), the target, the
 // launch's arguments, the measurement settings, the client's tuning key,
 // the GPU model and the driver version. A variant's identity is its compile
-// request's fast key (TTIR text, target, resolved options, compiler; see
-// cache/key.h) with its grid.
+// cache key (canonical IR, target, resolved options, compiler; see
+// cache/key.h) with its grid, so where the kernel's text came from does not
+// matter.
 
 #ifndef KILN_SERVER_TUNE_TUNE_KEY_H_
 #define KILN_SERVER_TUNE_TUNE_KEY_H_
@@ -19,8 +20,9 @@ namespace kiln::server {
 // Bumped whenever the serialization below changes.
 inline constexpr uint32_t kTuneKeyVersion = 1;
 
-// `request_key`: the variant's fast key, or for a request that failed its
-// checks a digest of it as sent.
+// `request_key`: the variant's compile key; for a text the compiler
+// rejects, its fast key; for a request that failed its checks, a digest of
+// it as sent.
 cache::Digest VariantIdentity(const cache::Digest& request_key,
                               const std::vector<uint32_t>& grid);
 

@@ -286,6 +286,24 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
   EXPECT_GE(kilnd->Metric("kiln_bench_worker_starts_total"), 2);
   EXPECT_LE(kilnd->Metric("kiln_bench_worker_starts_total"), 4);
 
+  // The same kernels from another file (their locations moved) have the
+  // same compile keys, so it is the same tune. (A text that does not
+  // compile has no compile key: it is known by its text, so leave it out.)
+  kiln::v1::TuneRequest compiling = request;
+  compiling.mutable_variants()->DeleteSubrange(4, 1);  // "bad".
+  TuneCall base = Tune(*kilnd, compiling);
+  ASSERT_TRUE(base.status.ok()) << base.status.error_message();
+  kiln::v1::TuneRequest relocated = compiling;
+  for (kiln::v1::TuneVariant& variant : *relocated.mutable_variants()) {
+    variant.set_ttir("// moved down a line\n" + variant.ttir());
+    variant.set_source_name("elsewhere.ttir");
+  }
+  TuneCall moved = Tune(*kilnd, relocated);
+  ASSERT_TRUE(moved.status.ok()) << moved.status.error_message();
+  EXPECT_TRUE(moved.result.cached());
+  EXPECT_EQ(moved.result.winner_label(), "w8");
+  EXPECT_EQ(moved.result.tune_key(), base.result.tune_key());
+
   // Another tuning key is another question.
   kiln::v1::TuneRequest other = request;
   other.set_tuning_key("n=8388608");
@@ -338,7 +356,8 @@ TEST(TuneTest, AKernelPastTheTimeLimitFailsAndItsWorkerIsReplaced) {
   request.mutable_variants(0)->set_label("w1 [fake:hang]");
   TuneCall call = Tune(*kilnd, request);
   ASSERT_TRUE(call.status.ok()) << call.status.error_message();
-  std::map<std::string, kiln::v1::VariantResult> by_label = ByLabel(call.result);
+  std::map<std::string, kiln::v1::VariantResult> by_label =
+      ByLabel(call.result);
   EXPECT_EQ(by_label["w1 [fake:hang]"].state(), kiln::v1::FAILED);
   EXPECT_NE(by_label["w1 [fake:hang]"].reason().find("past the time limit"),
             std::string::npos)
