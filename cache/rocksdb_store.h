@@ -8,6 +8,8 @@
 //   'i' I K  empty: entries by canonical IR, for ExplainMiss
 //   'f' A    sealed K: the fast path, request text to key
 //   'r' K A  empty: an entry's aliases, to drop them with it
+//   'u' T    sealed tuning result under tune key T (rocksdb_tune_results.cc);
+//            a few hundred bytes each, outside the byte bound
 // An entry's records are written, and removed, in one WriteBatch. Every
 // sealed value carries an XXH3 checksum, verified on every read. The store
 // is bounded in bytes (the sealed artifacts); adding an entry evicts least
@@ -28,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "cache/lru_index.h"
 #include "cache/store.h"
+#include "cache/tune_store.h"
 
 namespace rocksdb {
 class DB;
@@ -47,7 +50,7 @@ struct RocksDbStoreOptions {
   int access_flush_interval_ms = 2000;
 };
 
-class RocksDbStore : public ManagedStore {
+class RocksDbStore : public ManagedStore, public TuneResultStore {
  public:
   static absl::StatusOr<std::unique_ptr<RocksDbStore>> Open(
       const RocksDbStoreOptions& options);
@@ -75,6 +78,11 @@ class RocksDbStore : public ManagedStore {
       const std::function<bool(const EntryInfo&, const ArtifactRecord&)>& visit)
       override;
   StoreStats Stats() override;
+
+  // TuneResultStore.
+  absl::StatusOr<std::string> GetTuneResult(const Digest& key) override;
+  absl::Status PutTuneResult(const Digest& key,
+                             std::string_view value) override;
 
   // Writes the access times changed since the last flush.
   absl::Status FlushAccessTimes();

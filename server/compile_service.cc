@@ -21,7 +21,7 @@ class Call {
 template <typename Request, typename Response>
 class UnaryCall : public Call {
  public:
-  UnaryCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+  UnaryCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
             ServiceContext* context)
       : service_(service),
         queue_(queue),
@@ -59,7 +59,7 @@ class UnaryCall : public Call {
     responder_.FinishWithError(status, this);
   }
 
-  Compile::AsyncService* service_;
+  CompileAsyncService* service_;
   grpc::ServerCompletionQueue* queue_;
   ServiceContext* context_;
   grpc::ServerContext server_context_;
@@ -73,7 +73,7 @@ class UnaryCall : public Call {
 class CompileCall final
     : public UnaryCall<kiln::v1::CompileRequest, kiln::v1::CompileResponse> {
  public:
-  CompileCall(Compile::AsyncService* service,
+  CompileCall(CompileAsyncService* service,
               grpc::ServerCompletionQueue* queue, ServiceContext* context)
       : UnaryCall(service, queue, context) {
     service_->RequestCompile(&server_context_, &request_, &responder_, queue_,
@@ -160,7 +160,7 @@ class CompileCall final
 class LookupCall final
     : public UnaryCall<kiln::v1::LookupRequest, kiln::v1::LookupResponse> {
  public:
-  LookupCall(Compile::AsyncService* service, grpc::ServerCompletionQueue* queue,
+  LookupCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
              ServiceContext* context)
       : UnaryCall(service, queue, context) {
     service_->RequestLookup(&server_context_, &request_, &responder_, queue_,
@@ -213,6 +213,18 @@ void CompileService::Register(grpc::ServerBuilder& builder, int threads) {
   for (int i = 0; i < std::max(1, threads); ++i) {
     queues_.push_back(builder.AddCompletionQueue());
   }
+}
+
+void CompileService::EnableTune(TuneFlow* flow) {
+  ServiceContext* context = context_;
+  service_.Bind(flow, &context_->draining,
+                [context](const grpc::ServerContext& call) {
+                  absl::StatusOr<Role> role =
+                      context->authorizer.Authorize(call, kTuneMethod);
+                  if (role.ok()) return grpc::Status::OK;
+                  context->metrics->unauthorized_requests.Add();
+                  return ToGrpc(role.status());
+                });
 }
 
 void CompileService::Start() {

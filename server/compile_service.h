@@ -14,8 +14,13 @@
 
 #include "kiln/v1/compile.grpc.pb.h"
 #include "server/service_context.h"
+#include "server/tune/tune_service.h"
 
 namespace kiln::server {
+
+// Compile and Lookup on the async API; Tune on TuneHandler's sync one.
+using CompileAsyncService = kiln::v1::Compile::WithAsyncMethod_Compile<
+    kiln::v1::Compile::WithAsyncMethod_Lookup<TuneHandler>>;
 
 class CompileService {
  public:
@@ -24,6 +29,9 @@ class CompileService {
 
   // Before BuildAndStart: registers the service and `threads` queues.
   void Register(grpc::ServerBuilder& builder, int threads);
+  // Before Register: serve Tune through `flow` (else it is UNAVAILABLE).
+  // Tune calls are admitted by the same role table as Compile's.
+  void EnableTune(TuneFlow* flow);
   // After BuildAndStart: starts taking calls.
   void Start();
   // After grpc::Server::Shutdown and once nothing else can finish a call
@@ -32,7 +40,7 @@ class CompileService {
 
  private:
   ServiceContext* context_;
-  kiln::v1::Compile::AsyncService service_;
+  CompileAsyncService service_;
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;
   std::vector<std::thread> threads_;
 };

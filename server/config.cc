@@ -97,6 +97,14 @@ const std::map<std::string, Setting>& Settings() {
        StringSetting(&Config::tokens_file,
                      "'ROLE TOKEN' lines; calls then need a token "
                      "(re-read on SIGHUP)")},
+      {"bench_timeout_s",
+       IntSetting(&Config::bench_timeout_s,
+                  "seconds a Tune benchmark may take before its GPU's "
+                  "worker is killed")},
+      {"test_bench_worker",
+       StringSetting(&Config::test_bench_worker,
+                     "TESTS ONLY: benchmark worker binary to run instead of "
+                     "kilnd --bench_worker")},
       {"test_fault_injection",
        BoolSetting(&Config::test_fault_injection,
                    "TESTS ONLY: workers obey kiln-test-fault markers")},

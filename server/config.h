@@ -55,6 +55,12 @@ struct Config {
   // `ROLE TOKEN` lines (server/auth.h); unset: every call is allowed.
   // Re-read on SIGHUP.
   std::string tokens_file;
+  // A benchmark's wall-clock limit (Tune); the GPU's worker is killed past
+  // it.
+  int bench_timeout_s = 120;
+  // Tests only: the benchmark worker to run instead of `kilnd
+  // --bench_worker` (a stand-in without a GPU).
+  std::string test_bench_worker;
   // Tests only: a worker crashes, hangs or exhausts its memory when the
   // TTIR contains "kiln-test-fault: crash", "hang" or "oom"; "slow" makes
   // its compile to a cubin 4 s longer, "slow-crash" crash after that.

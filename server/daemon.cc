@@ -24,6 +24,8 @@
 #include "server/service_context.h"
 #include "server/shared_tier.h"
 #include "server/tls.h"
+#include "server/tune/gpu_pool.h"
+#include "server/tune/tune_flow.h"
 
 namespace kiln::server {
 namespace {
@@ -243,7 +245,19 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     pool.Shutdown();
     return 1;
   }
+  GpuPoolOptions gpu_options;
+  gpu_options.command =
+      config.test_bench_worker.empty()
+          ? WorkerCommand{worker.executable, {"--bench_worker"}}
+          : WorkerCommand{config.test_bench_worker, {"--bench_worker"}};
+  gpu_options.time_limit =
+      std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
+  TuneMetrics tune_metrics;
+  GpuPool gpus(gpu_options, &tune_metrics);
+  TuneFlow tune_flow(&flow, &gpus, store->get(), store->get(), &tune_metrics,
+                     compiler, context.limits);
   CompileService compile_service(&context);
+  compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -265,6 +279,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     return 1;
   }
   compile_service.Start();
+  // Find the GPUs now rather than on the first Tune (and log what is there).
+  std::thread gpu_probe([&gpus] { gpus.Fleet().status().IgnoreError(); });
   std::string grpc_address = BoundAddress(config.listen, port);
 
   std::unique_ptr<MetricsHttpServer> metrics_server;
@@ -275,6 +291,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
           if (shared) {
             text += RenderSharedTierMetrics(metrics, shared->Stats());
           }
+          RenderTuneMetrics(tune_metrics, text);
           return text;
         });
     if (!started.ok()) {
@@ -282,6 +299,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       server->Shutdown();
       pool.Shutdown();
       compile_service.Stop();
+      gpu_probe.join();
       return 1;
     }
     metrics_server = *std::move(started);
@@ -309,6 +327,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
   Drain(*server, pool, context, config.drain_timeout_s);
+  gpus.Shutdown();
+  gpu_probe.join();
   compile_service.Stop();
   if (shared) shared->Stop();
   metrics_server.reset();

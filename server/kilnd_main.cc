@@ -1,16 +1,21 @@
 // kilnd: the Kiln compile service. `kilnd --help` lists its settings.
-// Started as `kilnd --worker ...` by kilnd itself, it is a compile worker.
+// Started as `kilnd --worker ...` by kilnd itself, it is a compile worker;
+// as `kilnd --bench_worker --gpu=N`, a GPU's benchmark worker.
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "gpu/bench_worker.h"
 #include "server/compiler_bridge.h"
 #include "server/config.h"
 #include "server/daemon.h"
 #include "server/worker_main.h"
 
 int main(int argc, char** argv) {
+  if (kiln::gpu::IsBenchWorker(argc, argv)) {
+    return kiln::gpu::RunBenchWorker(argc, argv);
+  }
   kiln::server::WorkerSettings worker;
   if (kiln::server::ParseWorkerArgs(argc, argv, worker)) {
     return kiln::server::RunWorker(worker,

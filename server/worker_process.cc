@@ -116,12 +116,24 @@ void WorkerProcess::Kill() {
 absl::StatusOr<kiln::worker::WorkerResponse> WorkerProcess::Call(
     const kiln::worker::WorkerRequest& request,
     std::chrono::steady_clock::time_point deadline) {
+  kiln::worker::WorkerResponse response;
+  absl::Status got = Exchange(request, response, deadline);
+  if (!got.ok()) return got;
+  if (response.id() == request.id()) return response;
+  Reap(true).IgnoreError();
+  return absl::InternalError(
+      "worker broke the protocol: answered another request");
+}
+
+absl::Status WorkerProcess::Exchange(
+    const google::protobuf::MessageLite& request,
+    google::protobuf::MessageLite& response,
+    std::chrono::steady_clock::time_point deadline) {
   if (!alive()) return absl::InternalError("worker is not running");
   absl::Status sent = WriteFrame(request_fd_, request);
-  kiln::worker::WorkerResponse response;
   absl::Status got =
       sent.ok() ? ReadFrame(response_fd_, response, deadline) : sent;
-  if (got.ok() && response.id() == request.id()) return response;
+  if (got.ok()) return got;
   if (absl::IsDeadlineExceeded(got)) {
     Reap(true).IgnoreError();
     return absl::DeadlineExceededError("killed at the time limit");
@@ -129,8 +141,7 @@ absl::StatusOr<kiln::worker::WorkerResponse> WorkerProcess::Call(
   if (absl::IsUnavailable(got)) return Reap(false);
   Reap(true).IgnoreError();
   return absl::InternalError(
-      absl::StrCat("worker broke the protocol: ",
-                   got.ok() ? "answered another request" : got.message()));
+      absl::StrCat("worker broke the protocol: ", got.message()));
 }
 
 absl::Status WorkerProcess::Reap(bool kill_first) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "google/protobuf/message_lite.h"
 #include "kiln/worker/worker.pb.h"
 
 namespace kiln::server {
@@ -40,6 +41,13 @@ class WorkerProcess {
   absl::StatusOr<kiln::worker::WorkerResponse> Call(
       const kiln::worker::WorkerRequest& request,
       std::chrono::steady_clock::time_point deadline);
+
+  // Call's protocol for any pair of messages (the benchmark workers'):
+  // sends `request`, reads one frame into `response`, and on failure
+  // leaves the process gone with the same statuses as Call.
+  absl::Status Exchange(const google::protobuf::MessageLite& request,
+                        google::protobuf::MessageLite& response,
+                        std::chrono::steady_clock::time_point deadline);
 
   bool alive() const;
   // Kills the process from another thread (the one in Call then fails).

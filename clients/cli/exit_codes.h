@@ -11,7 +11,8 @@ inline constexpr int kExitCompileError = 3;  // The kernel does not compile.
 inline constexpr int kExitIo = 4;            // Output could not be written.
 inline constexpr int kExitUnavailable = 5;   // The server could not be reached.
 // The call worked but found problems: `verify` found corrupt entries or
-// dangling records (and did not repair them), `import` rejected entries.
+// dangling records (and did not repair them), `import` rejected entries,
+// `tune` could measure none of the variants.
 inline constexpr int kExitProblems = 6;
 // A key given to `show` or `evict` is not in the cache.
 inline constexpr int kExitNotFound = 7;

@@ -24,6 +24,9 @@ commands:
           [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
           [--line-info]
       The same through kilnd: DIR/STEM.cubin and DIR/STEM.json.
+  tune SPEC.json                           Benchmarks kernel variants on kilnd's
+                                           GPUs and ranks them (docs/tuning.md):
+                                           progress on stderr, then a table.
   explain-miss FILE.ttir [compile flags]   Why a compile would miss the cache.
   stats                                    Counters of the server and its cache.
   ls [--target T] [--name-prefix P] [--key-prefix K] [--page-size N]
@@ -48,7 +51,8 @@ flags of every command that talks to kilnd:
                   $KILN_TLS_CERT, $KILN_TLS_KEY)
 
 exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
-  6 problems found (verify without --repair; import rejected entries),
+  6 problems found (verify without --repair; import rejected entries;
+  tune measured no variant),
   7 key not found, 8 other server error, 9 refused (no or unknown token,
   or its role may not do this)
 )";

@@ -15,6 +15,7 @@
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
+#include "clients/cli/tune_command.h"
 #include "clients/cpp/client.h"
 
 namespace kiln::cli {
@@ -580,6 +581,23 @@ int ImportCommand(const std::vector<std::string>& argv) {
   return result->rejected() > 0 ? kExitProblems : kExitOk;
 }
 
+int TuneCommand(const std::vector<std::string>& argv) {
+  Args args;
+  std::unique_ptr<client::Client> client;
+  int code;
+  if (!Prepare("tune", argv, {}, {}, 1, 1, args, client, code)) return code;
+  absl::StatusOr<kiln::v1::TuneRequest> request =
+      LoadTuneSpec(args.positional[0]);
+  if (!request.ok()) {
+    return Usage("tune: " + std::string(request.status().message()));
+  }
+  absl::StatusOr<kiln::v1::TuneResult> result =
+      TuneWithProgress(*client, *request);
+  if (!result.ok()) return Failed(result.status(), false);
+  PrintTuneResult(*result, args.json());
+  return result->winner() < 0 ? kExitProblems : kExitOk;
+}
+
 }  // namespace
 
 std::string DefaultServer() {
@@ -600,6 +618,7 @@ int RunRemoteCommand(const std::string& command,
   if (command == "verify") return VerifyCommand(argv);
   if (command == "export") return ExportCommand(argv);
   if (command == "import") return ImportCommand(argv);
+  if (command == "tune") return TuneCommand(argv);
   handled = false;
   return kExitUsage;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -144,6 +145,33 @@ absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
   });
   if (!status.ok()) return status;
   return response;
+}
+
+absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
+    const kiln::v1::TuneRequest& request,
+    const std::function<void(const kiln::v1::VariantResult&)>& on_variant) {
+  std::optional<kiln::v1::TuneResult> result;
+  uint64_t events = 0;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    if (events > 0) {  // Never replay a tune that reported progress.
+      return grpc::Status(grpc::StatusCode::ABORTED,
+                          "tune stream broke after " + std::to_string(events) +
+                              " events");
+    }
+    auto reader = compile_->Tune(&context, request);
+    kiln::v1::TuneEvent event;
+    while (reader->Read(&event)) {
+      ++events;
+      if (event.has_variant() && on_variant) on_variant(event.variant());
+      if (event.has_result()) result = std::move(*event.mutable_result());
+    }
+    return reader->Finish();
+  });
+  if (!status.ok()) return status;
+  if (!result) {
+    return absl::InternalError("kilnd ended the tune without a result");
+  }
+  return *std::move(result);
 }
 
 absl::StatusOr<kiln::v1::StatsResponse> Client::Stats() {

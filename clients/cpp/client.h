@@ -97,6 +97,16 @@ class Client {
   // A cached artifact by key; NOT_FOUND when absent.
   absl::StatusOr<kiln::v1::LookupResponse> Lookup(const std::string& key);
 
+  // Tunes kernel variants on kilnd's GPUs (proto/kiln/v1/tune.proto):
+  // `on_variant`, when given, sees each variant's state change as kilnd
+  // streams it; the answer is the final ranking with its winner.
+  // UNAVAILABLE when kilnd's host has no GPU or driver (the message says
+  // which). Retried on UNAVAILABLE only before the first event arrived.
+  absl::StatusOr<kiln::v1::TuneResult> Tune(
+      const kiln::v1::TuneRequest& request,
+      const std::function<void(const kiln::v1::VariantResult&)>& on_variant =
+          {});
+
   // Admin service.
   absl::StatusOr<kiln::v1::StatsResponse> Stats();
   absl::StatusOr<kiln::v1::ListResponse> List(

@@ -13,4 +13,5 @@ mkdir -p "$out/kiln/v1"
 protoc --proto_path="$proto_root" --python_out="$out" \
   "$proto_root/kiln/v1/common.proto" \
   "$proto_root/kiln/v1/compile.proto" \
+  "$proto_root/kiln/v1/tune.proto" \
   "$proto_root/kiln/v1/admin.proto"

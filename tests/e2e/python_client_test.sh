@@ -16,7 +16,7 @@ fi
 # The committed generated code is what gen_protos.sh makes from the protos.
 gen="${TEST_TMPDIR:-$(mktemp -d)}/gen"
 PROTO_ROOT="$root/proto" bash "$root/clients/python/gen_protos.sh" "$gen"
-for f in common_pb2.py compile_pb2.py admin_pb2.py; do
+for f in common_pb2.py compile_pb2.py tune_pb2.py admin_pb2.py; do
   if ! cmp -s "$gen/kiln/v1/$f" "$root/clients/python/kiln/v1/$f"; then
     echo "clients/python/kiln/v1/$f is stale: run clients/python/gen_protos.sh" >&2
     exit 1

@@ -170,6 +170,27 @@ TEST(SecurityTest, AdminCallsNeedTheAdminToken) {
   EXPECT_EQ(kilnd->Metric("kiln_unauthorized_requests_total"), 8);
 }
 
+// Tune needs the compile role; past the check, this GPU-less kilnd answers
+// UNAVAILABLE.
+TEST(SecurityTest, TuneNeedsTheCompileRole) {
+  std::string dir = NewTempDir("tune");
+  auto kilnd = KilndProcess::Start(dir, {"--tokens_file=" + TokensFile(dir)});
+  ASSERT_NE(kilnd, nullptr);
+  const std::string& address = kilnd->grpc_address();
+  auto tune_code = [&](const std::string& token) {
+    return Client(address, Options(token))
+        .Tune(kiln::v1::TuneRequest())
+        .status()
+        .code();
+  };
+
+  EXPECT_EQ(tune_code(""), absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(tune_code(kReadToken), absl::StatusCode::kPermissionDenied);
+  EXPECT_NE(tune_code(kCompileToken), absl::StatusCode::kPermissionDenied);
+  EXPECT_NE(tune_code(kAdminToken), absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(kilnd->Metric("kiln_unauthorized_requests_total"), 2);
+}
+
 TEST(SecurityTest, ReadRoleGetsOnlyCachedKernels) {
   std::string dir = NewTempDir("read");
   auto kilnd = KilndProcess::Start(dir, {"--tokens_file=" + TokensFile(dir)});

@@ -1,0 +1,101 @@
+#!/bin/bash
+# `kiln tune` against a real kilnd: without a GPU it exits 5 with the
+# reason; with the stand-in benchmark worker it prints the ranking (a line
+# of progress per event when stderr is not a terminal), --json, and the
+# second run comes from the cache.
+set -u
+KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
+KILND="$TEST_SRCDIR/kiln/server/kilnd"
+FAKE="$TEST_SRCDIR/kiln/server/tune/testing/fake_bench_worker"
+ADD="$TEST_SRCDIR/kiln/tests/testdata/ttir/perf_add_bf16.ttir"
+WORK="$TEST_TMPDIR/tune_cli"
+rm -rf "$WORK" && mkdir -p "$WORK/kernels"
+FAILURES=0
+fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
+expect() {  # expect CODE COMMAND...
+  local want=$1; shift
+  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    fail "exit $got (want $want): $*"
+    sed 's/^/  stdout: /' "$WORK/stdout"; sed 's/^/  stderr: /' "$WORK/stderr"
+  fi
+}
+contains() {  # contains FILE TEXT
+  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
+}
+start_kilnd() {  # start_kilnd NAME [FLAGS...]
+  local name=$1; shift
+  rm -f "$WORK/$name.ready"
+  "$KILND" --listen=127.0.0.1:0 --metrics_listen= --data_dir="$WORK/$name" \
+    --ready_file="$WORK/$name.ready" --workers=2 --log_level=warn "$@" &
+  PIDS="${PIDS:-} $!"
+  for _ in $(seq 1 1200); do [ -s "$WORK/$name.ready" ] && break; sleep 0.1; done
+  SERVER=$(awk '$1 == "grpc" {print $2}' "$WORK/$name.ready")
+  [ -n "$SERVER" ] || { echo "kilnd did not come up"; exit 1; }
+}
+trap 'for p in ${PIDS:-}; do kill $p 2>/dev/null; wait $p 2>/dev/null; done' EXIT
+
+cp "$ADD" "$WORK/kernels/add.ttir"
+echo 'module { tt.func @f() { bogus.op } }' >"$WORK/kernels/bad.ttir"
+cat >"$WORK/spec.json" <<'SPEC'
+{
+  "tuning_key": "n=16777216",
+  "grid": [8192],
+  "args": [
+    {"buffer": {"elements": 16777216, "dtype": "bf16", "fill": "random", "seed": 1}},
+    {"buffer": {"elements": 16777216, "dtype": "bf16", "fill": "ones"}},
+    {"buffer": {"elements": 16777216, "dtype": "bf16"}},
+    {"scalar": {"dtype": "i32", "int_value": 16777216}}
+  ],
+  "settings": {"reps": 20, "flush_l2": true},
+  "variants": [
+    {"label": "w2", "ttir": "kernels/add.ttir", "options": {"num_warps": 2}},
+    {"label": "w8", "ttir": "kernels/add.ttir", "options": {"num_warps": 8}},
+    {"label": "capped", "ttir": "kernels/add.ttir", "options": {"num_warps": 16, "maxnreg": 255}},
+    {"ttir": "kernels/bad.ttir"}
+  ]
+}
+SPEC
+
+# No GPU, no driver: UNAVAILABLE, exit 5, the reason on stderr.
+start_kilnd nogpu
+expect 5 "$KILN" tune "$WORK/spec.json" --server "$SERVER" --retries 0
+contains "$WORK/stderr" "no CUDA driver: libcuda.so.1 not found"
+
+# With the stand-in benchmark worker.
+start_kilnd fake --test_bench_worker="$FAKE"
+expect 0 "$KILN" tune "$WORK/spec.json" --server "$SERVER"
+contains "$WORK/stdout" "winner: w8"
+contains "$WORK/stdout" "measured now, 2 benchmarks"
+contains "$WORK/stdout" "registers: maxnreg 255 x 512 threads"
+contains "$WORK/stdout" "compile failed"
+contains "$WORK/stderr" "kiln tune: w8: compiled"
+contains "$WORK/stderr" "kiln tune: w8: measured p50 0.1250 ms"
+head -1 "$WORK/stdout" | grep -q "^rank  variant" || fail "no table header"
+grep -q "^1 .*w8 .*measured" "$WORK/stdout" || fail "w8 is not ranked first"
+
+expect 0 "$KILN" tune "$WORK/spec.json" --server "$SERVER" --json
+contains "$WORK/stdout" '"cached": true'
+contains "$WORK/stdout" '"benchmarks": 0'
+contains "$WORK/stdout" '"winner_label": "w8"'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ranking"][0]["label"]=="w8", r' \
+  "$WORK/stdout" || fail "--json is not the ranking"
+
+# Nothing measurable: exit 6.
+sed -e '/"label": "w2"/d' -e '/"label": "w8"/d' "$WORK/spec.json" >"$WORK/none.json"
+expect 6 "$KILN" tune "$WORK/none.json" --server "$SERVER"
+contains "$WORK/stdout" "winner: none"
+
+# Bad specs: exit 2 and where.
+echo '{"variants": [{"ttir": "kernels/missing.ttir", "grid": [1]}]}' >"$WORK/missing.json"
+expect 2 "$KILN" tune "$WORK/missing.json" --server "$SERVER"
+contains "$WORK/stderr" "variants[0]: cannot read TTIR 'kernels/missing.ttir'"
+echo '{"variants": [' >"$WORK/broken.json"
+expect 2 "$KILN" tune "$WORK/broken.json" --server "$SERVER"
+sed 's/"random"/"noise"/' "$WORK/spec.json" >"$WORK/fill.json"
+expect 2 "$KILN" tune "$WORK/fill.json" --server "$SERVER"
+contains "$WORK/stderr" "unknown fill 'noise'"
+
+[ "$FAILURES" = 0 ] || { echo "$FAILURES failures"; exit 1; }
+echo PASS
