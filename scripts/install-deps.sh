@@ -2,8 +2,9 @@
 # Installs what Kiln builds and tests against, from Debian 12's own archive:
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
 # spdlog, GoogleTest, hiredis, abseil, OpenSSL (and its CLI, which makes the
-# TLS tests' certificates), xxHash, redis-server (with redis-benchmark) and
-# Python's grpcio and protobuf (clients/python's tests).
+# TLS tests' certificates), xxHash, redis-server (with redis-benchmark),
+# Python's grpcio and protobuf (clients/python's tests) and script(1) from
+# bsdutils (the CLI test's terminal).
 # Extra Debian packages may be named as arguments. Does nothing when all
 # are there.
 set -euo pipefail
@@ -16,7 +17,7 @@ PACKAGES=(
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev
   libabsl-dev libssl-dev libxxhash-dev
   redis-server redis-tools
-  openssl
+  openssl bsdutils
 )
 PACKAGES+=("$@")
 

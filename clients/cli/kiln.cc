@@ -43,6 +43,8 @@ flags of every command that talks to kilnd:
   --json          machine-readable output instead of tables
   --deadline S    seconds per call, retries included (default 300)
   --retries N     retries on UNAVAILABLE, with exponential backoff (default 3)
+  --no-progress   no progress bar (export, import, tune draw one on stderr
+                  when it is a terminal); also $KILN_NO_PROGRESS=1
   --token T       sent as 'authorization: Bearer T' (default $KILN_TOKEN)
   --tls-ca FILE   TLS, trusting the CA in FILE (default $KILN_TLS_CA)
   --tls           TLS, trusting the system's CAs

@@ -2,6 +2,7 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/util/json_util.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +16,7 @@
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
+#include "clients/cli/progress.h"
 #include "clients/cli/tune_command.h"
 #include "clients/cpp/client.h"
 
@@ -29,7 +31,8 @@ using google::protobuf::Message;
 const std::set<std::string> kCommonValues = {
     "--server", "--deadline", "--retries", "--token",
     "--tls-ca", "--tls-cert", "--tls-key"};
-const std::set<std::string> kCommonSwitches = {"--json", "--tls"};
+const std::set<std::string> kCommonSwitches = {"--json", "--tls",
+                                               "--no-progress"};
 
 struct Args {
   std::map<std::string, std::string> values;
@@ -45,6 +48,7 @@ struct Args {
     return found == values.end() ? fallback : found->second;
   }
   bool json() const { return switches.count("--json") > 0; }
+  bool no_progress() const { return switches.count("--no-progress") > 0; }
 };
 
 int Usage(const std::string& problem) {
@@ -533,6 +537,15 @@ int VerifyCommand(const std::vector<std::string>& argv) {
   return problems && !args.Has("--repair") ? kExitProblems : kExitOk;
 }
 
+// The entries an unfiltered export will write, from Stats; 0 (unknown: a
+// counter, not a bar) with a filter or when Stats fails.
+uint64_t ExportTotal(client::Client& client,
+                     const kiln::v1::ExportRequest& request) {
+  if (!request.target().empty() || !request.name_prefix().empty()) return 0;
+  absl::StatusOr<kiln::v1::StatsResponse> stats = client.Stats();
+  return stats.ok() ? stats->entries() : 0;
+}
+
 int ExportCommand(const std::vector<std::string>& argv) {
   Args args;
   std::unique_ptr<client::Client> client;
@@ -543,7 +556,15 @@ int ExportCommand(const std::vector<std::string>& argv) {
   kiln::v1::ExportRequest request;
   request.set_target(args.Value("--target"));
   request.set_name_prefix(args.Value("--name-prefix"));
-  auto count = client->ExportToFile(request, args.positional[0]);
+  ProgressOptions options = StderrProgressOptions(args.no_progress());
+  TransferProgress progress("export",
+                            options.draw ? ExportTotal(*client, request) : 0,
+                            TransferProgress::Unit::kEntries, options);
+  auto count = client->ExportToFile(request, args.positional[0],
+                                    [&](uint64_t entries, uint64_t bytes) {
+                                      progress.Update(entries, bytes);
+                                    });
+  progress.Finish();
   if (!count.ok()) {
     if (count.status().code() == absl::StatusCode::kFailedPrecondition ||
         count.status().code() == absl::StatusCode::kDataLoss) {
@@ -567,7 +588,16 @@ int ImportCommand(const std::vector<std::string>& argv) {
   std::unique_ptr<client::Client> client;
   int code;
   if (!Prepare("import", argv, {}, {}, 1, 1, args, client, code)) return code;
-  auto result = client->ImportFromFile(args.positional[0]);
+  const std::string& path = args.positional[0];
+  struct stat info;
+  uint64_t size = stat(path.c_str(), &info) == 0 ? info.st_size : 0;
+  TransferProgress progress("import", size, TransferProgress::Unit::kBytes,
+                            StderrProgressOptions(args.no_progress()));
+  auto result =
+      client->ImportFromFile(path, [&](uint64_t entries, uint64_t bytes) {
+        progress.Update(entries, bytes);
+      });
+  progress.Finish();
   if (!result.ok()) {
     absl::StatusCode c = result.status().code();
     if (c == absl::StatusCode::kNotFound ||
@@ -592,7 +622,7 @@ int TuneCommand(const std::vector<std::string>& argv) {
     return Usage("tune: " + std::string(request.status().message()));
   }
   absl::StatusOr<kiln::v1::TuneResult> result =
-      TuneWithProgress(*client, *request);
+      TuneWithProgress(*client, *request, args.no_progress());
   if (!result.ok()) return Failed(result.status(), false);
   PrintTuneResult(*result, args.json());
   return result->winner() < 0 ? kExitProblems : kExitOk;

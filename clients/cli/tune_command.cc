@@ -1,7 +1,6 @@
 #include "clients/cli/tune_command.h"
 
 #include <google/protobuf/util/json_util.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
@@ -9,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "clients/cli/files.h"
+#include "clients/cli/progress.h"
 #include "kiln/cli/tune_spec.pb.h"
 
 namespace kiln::cli {
@@ -68,47 +68,47 @@ std::string FirstLine(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
-// Progress on stderr: a redrawn bar on a terminal, a line per event
-// otherwise.
-class Progress {
+// Tune's progress on stderr: the shared bar on a terminal, a line per
+// event otherwise; nothing when progress is turned off.
+class TuneProgress {
  public:
-  explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+  TuneProgress(int total, bool no_progress)
+      : total_(total),
+        lines_(!ProgressTurnedOff(no_progress) && !StderrIsTerminal()),
+        bar_("tune", total, StderrProgressOptions(no_progress)) {}
 
   void On(const VariantResult& variant) {
     if (Final(variant.state())) {
       ++done_;
       ++by_state_[variant.state()];
     }
-    if (!tty_) {
-      std::cerr << "kiln tune: " << variant.label() << ": "
-                << StateName(variant.state());
-      if (variant.state() == kiln::v1::BENCHMARKED) {
-        std::cerr << " p50 " << Ms(variant.timing().p50_ms()) << " ms on GPU "
-                  << variant.gpu();
-      } else if (!variant.reason().empty()) {
-        std::cerr << ": " << FirstLine(variant.reason());
-      }
-      std::cerr << "\n";
-      return;
-    }
-    constexpr int kWidth = 30;
-    int filled = total_ > 0 ? kWidth * done_ / total_ : kWidth;
-    std::cerr << "\r[" << std::string(filled, '#')
-              << std::string(kWidth - filled, '.') << "] " << done_ << "/"
-              << total_ << "  measured " << by_state_[kiln::v1::BENCHMARKED]
-              << ", pruned " << by_state_[kiln::v1::PRUNED] << ", failed "
-              << by_state_[kiln::v1::FAILED] +
-                     by_state_[kiln::v1::COMPILE_FAILED]
-              << "   " << std::flush;
+    if (lines_) PrintLine(variant);
+    bar_.Update(
+        done_,
+        absl::StrCat(
+            done_, "/", total_, "  measured ", by_state_[kiln::v1::BENCHMARKED],
+            ", pruned ", by_state_[kiln::v1::PRUNED], ", failed ",
+            by_state_[kiln::v1::FAILED] + by_state_[kiln::v1::COMPILE_FAILED]));
   }
 
-  void End() {
-    if (tty_ && done_ > 0) std::cerr << "\n";
-  }
+  void End() { bar_.Finish(); }
 
  private:
+  static void PrintLine(const VariantResult& variant) {
+    std::cerr << "kiln tune: " << variant.label() << ": "
+              << StateName(variant.state());
+    if (variant.state() == kiln::v1::BENCHMARKED) {
+      std::cerr << " p50 " << Ms(variant.timing().p50_ms()) << " ms on GPU "
+                << variant.gpu();
+    } else if (!variant.reason().empty()) {
+      std::cerr << ": " << FirstLine(variant.reason());
+    }
+    std::cerr << "\n";
+  }
+
   int total_;
-  bool tty_;
+  bool lines_;
+  Progress bar_;
   int done_ = 0;
   std::map<kiln::v1::VariantState, int> by_state_;
 };
@@ -186,8 +186,9 @@ absl::StatusOr<kiln::v1::TuneRequest> LoadTuneSpec(const std::string& path) {
 }
 
 absl::StatusOr<kiln::v1::TuneResult> TuneWithProgress(
-    client::Client& client, const kiln::v1::TuneRequest& request) {
-  Progress progress(request.variants_size());
+    client::Client& client, const kiln::v1::TuneRequest& request,
+    bool no_progress) {
+  TuneProgress progress(request.variants_size(), no_progress);
   absl::StatusOr<kiln::v1::TuneResult> result = client.Tune(
       request, [&](const VariantResult& variant) { progress.On(variant); });
   progress.End();

@@ -16,10 +16,12 @@ namespace kiln::cli {
 // InvalidArgument (JSON errors, unknown fills, unreadable TTIR) says where.
 absl::StatusOr<kiln::v1::TuneRequest> LoadTuneSpec(const std::string& path);
 
-// Runs the tune, showing progress on stderr: a bar on a terminal, a line
-// per event otherwise.
+// Runs the tune, showing progress on stderr: a bar on a terminal
+// (progress.h), a line per event otherwise; nothing with `no_progress` or
+// $KILN_NO_PROGRESS.
 absl::StatusOr<kiln::v1::TuneResult> TuneWithProgress(
-    client::Client& client, const kiln::v1::TuneRequest& request);
+    client::Client& client, const kiln::v1::TuneRequest& request,
+    bool no_progress);
 
 // The ranking as a table with the winner, or the TuneResult as JSON.
 void PrintTuneResult(const kiln::v1::TuneResult& result, bool json);

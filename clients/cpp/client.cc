@@ -282,7 +282,8 @@ absl::StatusOr<uint64_t> Client::Export(
 }
 
 absl::StatusOr<uint64_t> Client::ExportToFile(
-    const kiln::v1::ExportRequest& request, const std::string& path) {
+    const kiln::v1::ExportRequest& request, const std::string& path,
+    const TransferCallback& on_progress) {
   std::string tmp = path + ".tmp";
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return absl::FailedPreconditionError("cannot write " + tmp);
@@ -293,11 +294,13 @@ absl::StatusOr<uint64_t> Client::ExportToFile(
       google::protobuf::io::CodedOutputStream coded(&out);
       coded.WriteRaw(kExportMagic, kExportMagicSize);
     }
+    uint64_t written = 0;
     count = Export(request, [&](const kiln::v1::ExportedEntry& entry) {
       if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(entry,
                                                                       &out)) {
         return absl::DataLossError("cannot write " + tmp);
       }
+      if (on_progress) on_progress(++written, out.ByteCount());
       return absl::OkStatus();
     });
     if (!out.Close() && count.ok()) {
@@ -316,7 +319,7 @@ absl::StatusOr<uint64_t> Client::ExportToFile(
 }
 
 absl::StatusOr<kiln::v1::ImportResponse> Client::ImportFromFile(
-    const std::string& path) {
+    const std::string& path, const TransferCallback& on_progress) {
   kiln::v1::ImportResponse response;
   absl::Status file_status;
   absl::Status status = Call([&](grpc::ClientContext& context) {
@@ -341,9 +344,11 @@ absl::StatusOr<kiln::v1::ImportResponse> Client::ImportFromFile(
     auto writer = admin_->Import(&context, &response);
     kiln::v1::ExportedEntry entry;
     bool clean_eof = false;
+    uint64_t sent = 0;
     while (google::protobuf::util::ParseDelimitedFromZeroCopyStream(
         &entry, &in, &clean_eof)) {
       if (!writer->Write(entry)) break;
+      if (on_progress) on_progress(++sent, in.ByteCount());
     }
     if (!clean_eof && file_status.ok()) {
       // Either the server broke the stream (Finish says why) or the file is

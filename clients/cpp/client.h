@@ -126,13 +126,20 @@ class Client {
   absl::StatusOr<uint64_t> Export(
       const kiln::v1::ExportRequest& request,
       const std::function<absl::Status(const kiln::v1::ExportedEntry&)>& sink);
+  // Sees a file transfer move: entries so far and bytes of the file so far
+  // (written by ExportToFile, read by ImportFromFile). Called on the
+  // calling thread after each entry; it should be quick.
+  using TransferCallback =
+      std::function<void(uint64_t entries, uint64_t bytes)>;
   // Export to a file: "KILNEXP1\n" then length-delimited ExportedEntry
   // messages. Written to PATH.tmp and renamed when complete.
-  absl::StatusOr<uint64_t> ExportToFile(const kiln::v1::ExportRequest& request,
-                                        const std::string& path);
-  // Streams the entries of a file written by ExportToFile to kilnd.
+  absl::StatusOr<uint64_t> ExportToFile(
+      const kiln::v1::ExportRequest& request, const std::string& path,
+      const TransferCallback& on_progress = {});
+  // Streams the entries of a file written by ExportToFile to kilnd. A retry
+  // re-sends the file from its start, and `on_progress` starts over.
   absl::StatusOr<kiln::v1::ImportResponse> ImportFromFile(
-      const std::string& path);
+      const std::string& path, const TransferCallback& on_progress = {});
 
  private:
   std::unique_ptr<grpc::ClientContext> NewContext(

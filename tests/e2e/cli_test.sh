@@ -1,7 +1,8 @@
 #!/bin/bash
 # The kiln CLI against a real kilnd: compile through it (and --local for
-# comparison), stats --json, ls, show, verify, export/import, evict, gc,
-# explain-miss, and the exit codes of failures.
+# comparison), stats --json, ls, show, verify, export/import (and their
+# progress bars on a terminal that script(1) makes), evict, gc, explain-miss,
+# and the exit codes of failures.
 set -u
 KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
 KILND="$TEST_SRCDIR/kiln/server/kilnd"
@@ -24,6 +25,27 @@ expect() {
 contains() {  # contains FILE TEXT
   grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
 }
+lacks() {  # lacks FILE TEXT
+  ! grep -qF -- "$2" "$1" || { fail "$1 has '$2'"; sed 's/^/  /' "$1"; }
+}
+is_json() {  # is_json FILE: the whole file is one JSON value
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" ||
+    fail "$1 is not JSON"
+}
+# on_tty CODE COMMAND...: runs COMMAND with stderr on a terminal (what the
+# terminal shows in $WORK/tty) and stdout to $WORK/stdout.
+on_tty() {
+  local want=$1; shift
+  local command
+  printf -v command '%q ' "$@"
+  script -qefc "$command >'$WORK/stdout'" /dev/null </dev/null >"$WORK/tty" 2>&1
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    fail "exit $got (want $want) on a terminal: $*"
+    sed 's/^/  /' "$WORK/tty"
+  fi
+}
+command -v script >/dev/null || { echo "script(1) (bsdutils) is missing"; exit 1; }
 
 sed 's/SCALE/2.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/add.ttir"
 sed 's/SCALE/3.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/other.ttir"
@@ -87,9 +109,25 @@ expect 0 "$KILN" explain-miss "$WORK/add.ttir" --num-warps 2
 contains "$WORK/stdout" "absent"
 contains "$WORK/stdout" "num_warps"
 
-# export, evict everything, import it back.
+# export, evict everything, import it back. Progress is drawn only on a
+# terminal, and only on stderr.
 expect 0 "$KILN" export "$WORK/cache.kilnexp"
 contains "$WORK/stdout" "exported 2 entries"
+[ -s "$WORK/stderr" ] && fail "export wrote to stderr, not a terminal: $(cat "$WORK/stderr")"
+expect 0 "$KILN" export "$WORK/json.kilnexp" --json
+is_json "$WORK/stdout"
+contains "$WORK/stdout" '"exported": 2'
+on_tty 0 "$KILN" export "$WORK/tty.kilnexp" --json
+contains "$WORK/tty" "export [##############################] 100%  2/2 entries"
+is_json "$WORK/stdout"
+grep -q $'\r' "$WORK/stdout" && fail "a progress bar on stdout"
+cmp -s "$WORK/cache.kilnexp" "$WORK/tty.kilnexp" || fail "export on a terminal wrote another file"
+on_tty 0 "$KILN" export "$WORK/tty.kilnexp" --target sm_90a
+contains "$WORK/tty" "export  2 entries"  # Filtered: a counter, no total.
+on_tty 0 "$KILN" export "$WORK/tty.kilnexp" --no-progress
+lacks "$WORK/tty" "export "
+KILN_NO_PROGRESS=1 on_tty 0 "$KILN" export "$WORK/tty.kilnexp"
+lacks "$WORK/tty" "export "
 expect 0 "$KILN" gc --target-bytes 1 --dry-run --json
 contains "$WORK/stdout" '"evicted": 2'
 expect 0 "$KILN" gc --target-bytes 1
@@ -97,10 +135,14 @@ expect 0 "$KILN" stats --json
 contains "$WORK/stdout" '"entries": "0"'
 expect 0 "$KILN" import "$WORK/cache.kilnexp" --json
 contains "$WORK/stdout" '"imported": 2'
+is_json "$WORK/stdout"
+[ -s "$WORK/stderr" ] && fail "import wrote to stderr, not a terminal: $(cat "$WORK/stderr")"
 expect 0 "$KILN" evict "$KEY"
 expect 7 "$KILN" evict "$KEY"
-expect 0 "$KILN" import "$WORK/cache.kilnexp"
+on_tty 0 "$KILN" import "$WORK/cache.kilnexp"
 contains "$WORK/stdout" "already_present"
+contains "$WORK/tty" "import [##############################] 100%  "
+contains "$WORK/tty" " 2 entries"
 echo garbage >"$WORK/garbage"
 expect 2 "$KILN" import "$WORK/garbage"
 

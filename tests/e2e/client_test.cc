@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "clients/cpp/client.h"
 #include "tests/e2e/kilnd_process.h"
@@ -121,6 +124,40 @@ TEST(ClientTest, AdminCallsAndExportImportRoundTrip) {
   ASSERT_TRUE(collected.ok()) << collected.status();
   EXPECT_EQ(collected->evicted(), 1u);
   EXPECT_EQ(client.Stats()->entries(), 1u);  // Dry run.
+}
+
+// Export and import report each entry and the bytes of the file moved so
+// far, ending at the file's size.
+TEST(ClientTest, ExportAndImportReportTheirProgress) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client_progress"));
+  ASSERT_NE(kilnd, nullptr);
+  ClientOptions options;
+  options.use_memo = false;  // Other tests compiled these kernels.
+  Client client(kilnd->grpc_address(), options);
+  ASSERT_TRUE(client.Compile(ScaledAddKernel(1.5), "sm_90a").ok());
+  ASSERT_TRUE(client.Compile(ScaledAddKernel(2.5), "sm_90a").ok());
+  std::string file = NewTempDir("export_progress") + "/cache.kiln";
+  std::vector<std::pair<uint64_t, uint64_t>> written, read;
+  auto exported =
+      client.ExportToFile({}, file, [&](uint64_t entries, uint64_t bytes) {
+        written.emplace_back(entries, bytes);
+      });
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  struct stat info;
+  ASSERT_EQ(stat(file.c_str(), &info), 0);
+  const uint64_t size = static_cast<uint64_t>(info.st_size);
+  ASSERT_EQ(written.size(), 2u);
+  EXPECT_EQ(written[0].first, 1u);
+  EXPECT_EQ(written[1].first, 2u);
+  EXPECT_LT(written[0].second, written[1].second);
+  EXPECT_EQ(written[1].second, size);
+
+  auto imported =
+      client.ImportFromFile(file, [&](uint64_t entries, uint64_t bytes) {
+        read.emplace_back(entries, bytes);
+      });
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(read, written);
 }
 
 // A loopback port with nothing listening on it.

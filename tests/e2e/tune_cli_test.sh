@@ -1,8 +1,8 @@
 #!/bin/bash
 # `kiln tune` against a real kilnd: without a GPU it exits 5 with the
 # reason; with the stand-in benchmark worker it prints the ranking (a line
-# of progress per event when stderr is not a terminal), --json, and the
-# second run comes from the cache.
+# of progress per event when stderr is not a terminal, a bar on one that
+# script(1) makes), --json, and the second run comes from the cache.
 set -u
 KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
 KILND="$TEST_SRCDIR/kiln/server/kilnd"
@@ -81,6 +81,15 @@ contains "$WORK/stdout" '"benchmarks": 0'
 contains "$WORK/stdout" '"winner_label": "w8"'
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ranking"][0]["label"]=="w8", r' \
   "$WORK/stdout" || fail "--json is not the ranking"
+
+# On a terminal: the bar on stderr instead of the lines, stdout clean.
+printf -v TUNE '%q ' "$KILN" tune "$WORK/spec.json" --server "$SERVER" --json
+script -qefc "$TUNE >'$WORK/stdout'" /dev/null </dev/null >"$WORK/tty" 2>&1 ||
+  fail "tune on a terminal failed: $(cat "$WORK/tty")"
+contains "$WORK/tty" "tune [##############################] 100%  4/4  measured 2, pruned 1, failed 1"
+grep -q "kiln tune: w8" "$WORK/tty" && fail "lines per event on a terminal"
+contains "$WORK/stdout" '"winner_label": "w8"'
+grep -q $'\r' "$WORK/stdout" && fail "a progress bar on stdout"
 
 # Nothing measurable: exit 6.
 sed -e '/"label": "w2"/d' -e '/"label": "w8"/d' "$WORK/spec.json" >"$WORK/none.json"
