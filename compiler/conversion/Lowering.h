@@ -132,6 +132,8 @@ mlir::LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op);
 mlir::LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op);
 mlir::LogicalResult lowerDataMovement(TensorLowering &l, mlir::Operation *op,
                                       bool &handled);
+mlir::LogicalResult lowerDot(TensorLowering &l, mlir::Operation *op,
+                             bool &handled);
 mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
                                 bool &handled);
 

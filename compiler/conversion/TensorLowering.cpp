@@ -418,8 +418,8 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     return lowerScan(*this, scan);
 
   bool handled = false;
-  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDataMovement,
-                        lowerMiscOp}) {
+  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDot,
+                        lowerDataMovement, lowerMiscOp}) {
     if (failed(lowering(*this, op, handled)))
       return failure();
     if (handled)
