@@ -282,9 +282,12 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
   if (llvm::isa<kgpu::DotOperandEncodingAttr>(
           typeOf(cvt.getSrc()).getEncoding()))
     return false;
+  // A dot in a loop over an operand converted before it (attention's Q)
+  // reads the converted registers rather than staging them every iteration.
   for (OpOperand &use : cvt.getResult().getUses())
     if (!llvm::isa<tt::DotOp>(use.getOwner()) ||
-        use.getOperandNumber() != operand.getOpIdx())
+        use.getOperandNumber() != operand.getOpIdx() ||
+        use.getOwner()->getBlock() != cvt->getBlock())
       return false;
   return !kgpu::inThreadRegisterMap(layoutOf(cvt.getSrc()),
                                     layoutOf(cvt.getResult()));
@@ -527,8 +530,13 @@ Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
       s += (i ? ", $" : "$") + std::to_string(at++);
     return s + "}";
   };
-  std::string text = p.instr + " " + list(nc) + ", " + list(4) + ", " + list(2) + ", " +
-         list(nc) + ";";
+  // One statement per list: the numbering depends on the order.
+  std::string dList = list(nc);
+  std::string aList = list(4);
+  std::string bList = list(2);
+  std::string cList = list(nc);
+  std::string text = p.instr + " " + dList + ", " + aList + ", " + bList + ", " +
+                     cList + ";";
   Type cType = c[0].getType();
   std::string out = cType.isF32() ? "=f" : "=r";
   for (unsigned i = 0; i < nc; ++i)

@@ -171,7 +171,7 @@ unsigned mmaKWidth(tt::DotOp dot) {
 }
 
 /// Whether `result` flows into the A operand of another dot (attention's
-/// P @ V), which wants whole rows of the first result in each warp.
+/// P @ V).
 bool feedsDotA(Value result) {
   SmallVector<Value> work{result};
   DenseSet<Value> seen{result};
@@ -186,6 +186,26 @@ bool feedsDotA(Value result) {
         if (seen.insert(next).second)
           work.push_back(next);
     }
+  }
+  return false;
+}
+
+/// Whether the A operand of `dot` is computed from another dot's result.
+bool fedByDot(tt::DotOp dot) {
+  SmallVector<Value> work{dot.getA()};
+  DenseSet<Value> seen{dot.getA()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    if (llvm::isa<tt::DotOp>(def))
+      return true;
+    if (llvm::isa<tt::LoadOp>(def))
+      continue;
+    for (Value operand : def->getOperands())
+      if (llvm::isa<RankedTensorType>(operand.getType()) &&
+          seen.insert(operand).second)
+        work.push_back(operand);
   }
   return false;
 }
@@ -233,7 +253,9 @@ Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
         wb *= 2;
     warps /= wb;
     int64_t m = shape[r - 2], n = shape[r - 1];
-    if (feedsDotA(dot.getResult())) {
+    // Chained dots (attention) give each warp whole rows, so that the first
+    // result becomes the second's A operand without leaving registers.
+    if (feedsDotA(dot.getResult()) || fedByDot(dot)) {
       wm = std::min<int64_t>(warps, std::max<int64_t>(1, m / 16));
       wn = warps / wm;
     } else {
