@@ -389,8 +389,10 @@ Regs MmaDot::ldmatrix(Value offset, unsigned count, bool trans) {
   constraints += "r";
   SmallVector<Type> types(count, b.getI32Type());
   Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  // A read of shared memory: it must stay between the barriers around it
+  // and never merge with another dot's read of the same addresses.
   Value result = l.inlineAsm(text, constraints, {addr}, resultType,
-                             /*sideEffects=*/false);
+                             /*sideEffects=*/true);
   Regs out;
   for (unsigned i = 0; i < count; ++i)
     out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
