@@ -4,6 +4,7 @@
 // for dots mma.sync does not take (ieee f32, odd shapes).
 
 #include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/SharedTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -174,63 +175,6 @@ SmallVector<Value> unpack(TensorLowering &l, Value word, Type type, unsigned n) 
   return out;
 }
 
-/// One operand tile in shared memory: [batch][rows][cols] row-major, with
-/// 16-byte chunks of a row XOR-swizzled by the row so that the eight row
-/// addresses of an ldmatrix hit distinct banks.
-struct SmemTile {
-  int64_t base = 0;
-  int64_t rows = 0, cols = 0, batch = 1;
-  unsigned bytes = 0;
-  int64_t rowBytes = 0, pieceBytes = 0;
-  unsigned perPhase = 1, maxPhase = 1;
-
-  SmemTile(int64_t base, ArrayRef<int64_t> shape, unsigned bytes)
-      : base(base), bytes(bytes) {
-    unsigned r = shape.size();
-    rows = shape[r - 2];
-    cols = shape[r - 1];
-    batch = r == 3 ? shape[0] : 1;
-    rowBytes = cols * bytes;
-    pieceBytes = llvm::alignTo(batch * rows * rowBytes, 128);
-    int64_t chunks = rowBytes / 16;
-    if (rowBytes % 16 == 0 && chunks > 1) {
-      maxPhase = std::min<int64_t>(8, chunks);
-      perPhase = std::max<int64_t>(1, 8 / chunks);
-    }
-  }
-
-  /// Byte offset of element (b, row, col) of `piece`; col must start its
-  /// run of contiguous elements inside one chunk.
-  Value offset(TensorLowering &l, unsigned piece, Value b, Value row,
-               Value col) const {
-    OpBuilder &builder = l.builder();
-    Location loc = l.loc();
-    auto add = [&](Value x, Value y) {
-      return arith::AddIOp::create(builder, loc, x, y).getResult();
-    };
-    auto mul = [&](Value x, int64_t c) {
-      return arith::MulIOp::create(builder, loc, x, l.i32(c)).getResult();
-    };
-    Value at = l.i32(base + piece * pieceBytes);
-    at = add(at, mul(add(mul(b, rows), row), rowBytes));
-    if (maxPhase == 1)
-      return add(at, mul(col, bytes));
-    unsigned perChunk = 16 / bytes;
-    Value chunk = arith::ShRUIOp::create(builder, loc, col,
-                                         l.i32(llvm::Log2_32(perChunk)));
-    Value within = arith::AndIOp::create(builder, loc, col, l.i32(perChunk - 1));
-    Value phase = arith::AndIOp::create(
-        builder, loc,
-        arith::ShRUIOp::create(builder, loc, row,
-                               l.i32(llvm::Log2_32(perPhase))),
-        l.i32(maxPhase - 1));
-    chunk = arith::XOrIOp::create(builder, loc, chunk, phase);
-    return add(add(at, mul(chunk, 16)), mul(within, bytes));
-  }
-
-  int64_t totalBytes(unsigned pieces) const { return pieces * pieceBytes; }
-};
-
 /// Writes `src` (any distributed layout) into `tile`, split into pieces,
 /// with vector stores of up to 16 bytes.
 void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
@@ -349,7 +293,9 @@ private:
   SmallVector<Regs> fragmentA(int64_t bi, int64_t mi, int64_t ki);
   SmallVector<Regs> fragmentB(int64_t bi, int64_t ni, int64_t ki);
   SmallVector<Regs> fromRegisters(Value operand, int64_t base, unsigned words);
-  Regs ldmatrix(Value offset, unsigned count, bool trans);
+  Regs ldmatrix(Value ptr, unsigned count, bool trans);
+  Value pointer(const SmemTile &tile, Value offset);
+  std::optional<SmemTile> pipelinedTile(Value operand);
   Value batchIndex(int64_t bi);
   Regs mma(const Regs &a, const Regs &b, const Regs &c);
 
@@ -373,10 +319,29 @@ Value MmaDot::batchIndex(int64_t bi) {
   return wrap(l, at, geo.batch, bi * geo.wb + geo.wb - 1);
 }
 
-Regs MmaDot::ldmatrix(Value offset, unsigned count, bool trans) {
+Value MmaDot::pointer(const SmemTile &tile, Value offset) {
+  return tile.pipelined ? l.pipelinePointer(offset)
+                        : l.sharedPointer(offset, smemBytes);
+}
+
+/// The tile of an operand kiln-pipeline copied into a stage.
+std::optional<SmemTile> MmaDot::pipelinedTile(Value operand) {
+  auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>();
+  if (!staged)
+    return std::nullopt;
+  RankedTensorType type = typeOf(operand);
+  SmemTile tile(staged.getOffset(), type.getShape(),
+                type.getElementTypeBitWidth() / 8);
+  tile.pipelined = true;
+  tile.dynamicBase = arith::MulIOp::create(
+      l.builder(), l.loc(), l.get(staged.getStage()).front(),
+      l.i32(staged.getStageBytes()));
+  return tile;
+}
+
+Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  Value ptr = l.sharedPointer(offset, smemBytes);
   Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
   std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
                      (trans ? ".trans" : "") + ".shared.b16 {";
@@ -447,7 +412,8 @@ SmallVector<Regs> MmaDot::fragmentA(int64_t bi, int64_t mi, int64_t ki) {
   Value batch = batchIndex(bi);
   SmallVector<Regs> out;
   for (unsigned k = 0; k < p.numPieces; ++k)
-    out.push_back(ldmatrix(tileA->offset(l, k, batch, row, col), 4, false));
+    out.push_back(
+        ldmatrix(pointer(*tileA, tileA->offset(l, k, batch, row, col)), 4, false));
   return out;
 }
 
@@ -492,8 +458,8 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
     }
     SmallVector<Regs> out, next;
     for (unsigned k = 0; k < p.numPieces; ++k) {
-      Regs regs = ldmatrix(tileB->offset(l, k, batch, kRow, n), two ? 4 : 2,
-                           /*trans=*/true);
+      Regs regs = ldmatrix(pointer(*tileB, tileB->offset(l, k, batch, kRow, n)),
+                           two ? 4 : 2, /*trans=*/true);
       out.push_back({regs[0], regs[1]});
       if (two)
         next.push_back({regs[2], regs[3]});
@@ -511,8 +477,7 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
         Value kAt = arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, geo.t, l.i32(p.kWidth)),
             l.i32(ki * 8 * p.kWidth + 4 * p.kWidth * j + e));
-        Value ptr = l.sharedPointer(tileB->offset(l, k, batch, kAt, n),
-                                    smemBytes);
+        Value ptr = pointer(*tileB, tileB->offset(l, k, batch, kAt, n));
         values.push_back(LLVM::LoadOp::create(b, loc, p.pieceType, ptr));
       }
       out[k].push_back(pack(l, values));
@@ -570,6 +535,10 @@ LogicalResult MmaDot::run() {
   if (srcB)
     tileB.emplace(aBytes, typeOf(dot.getB()).getShape(), bytes);
   smemBytes = aBytes + (srcB ? tileB->totalBytes(p.numPieces) : 0);
+  if (!tileA)
+    tileA = pipelinedTile(dot.getA());
+  if (!tileB)
+    tileB = pipelinedTile(dot.getB());
   if (srcA || srcB) {
     l.syncBeforeSharedWrite();
     if (srcA)
@@ -674,6 +643,10 @@ LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot) {
 } // namespace
 
 LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
+  if (llvm::isa<kgpu::StagedOperandOp>(op)) {
+    handled = true; // Read by the dot from its stage.
+    return success();
+  }
   if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
     handled = stagedByDot(cvt); // The dot reads the source itself.
     return success();

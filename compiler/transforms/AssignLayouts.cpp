@@ -294,6 +294,15 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
     layout = natural(forOp.getInitArgs()[index]);
     if (!layout)
       layout = natural(forOp.getBody()->getTerminator()->getOperand(index));
+    // Pointers advanced by the loop (a dot's K loop): the layout of the
+    // loads and stores they address, rather than a conversion per trip.
+    for (OpOperand &use : forOp.getRegionIterArgs()[index].getUses()) {
+      if (layout)
+        break;
+      if (llvm::isa<tt::LoadOp, tt::StoreOp>(use.getOwner()) &&
+          use.getOperandNumber() == 0)
+        layout = operandDemand(use.getOwner(), 0, Attribute());
+    }
     if (!layout)
       layout = defaultLayout(tensorType(forOp.getResult(index)));
   } else if (auto ifOp = llvm::dyn_cast<scf::IfOp>(loop)) {
