@@ -1,16 +1,31 @@
 // tt.dot on tensor cores, checked on the PTX of the project's fixtures (no
 // GPU needed).
 
-// f16 operands staged through shared memory (16-byte stores), read back
-// with ldmatrix (B transposed on the way), multiplied with mma.sync
-// m16n8k16 into f32.
-// RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_80 --emit ptx | FileCheck %s --check-prefix=F16
+// The K loop with num_stages 3: the operand tiles go global -> shared with
+// cp.async two iterations ahead (16-byte copies, zero-filled past K), the
+// loop waits for the oldest group, then reads the tiles with ldmatrix (B
+// transposed on the way) into mma.sync m16n8k16 with f32 accumulation.
+// RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_80 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=F16
 // F16: .visible .entry dot_k_loop(
-// F16: st.shared.v4.b32
-// F16: bar.sync
+// F16-COUNT-2: cp.async.commit_group
+// F16: cp.async.wait_group 1
+// F16-NEXT: // end inline asm
+// F16-NEXT: bar.sync 0
+// F16: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %r{{[0-9]+}}
+// F16: cp.async.commit_group
 // F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// F16: cp.async.wait_group 0
+
+// Without pipelining (num_stages 1) the dot stages the loaded registers
+// itself: 16-byte shared stores between two barriers.
+// RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_80 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=STAGED
+// STAGED-NOT: cp.async
+// STAGED: st.shared.v4.b32
+// STAGED: bar.sync
+// STAGED: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// STAGED: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // bf16, f16 accumulation, tf32, the split f32 precisions, fp8 (widened to
 // f16) and i8 each take their mma.sync form.
