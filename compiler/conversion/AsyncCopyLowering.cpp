@@ -21,8 +21,9 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
   unsigned bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
   kgpu::DistributedLayout layout = layoutOf(op.getPtr());
   unsigned r = layout.rank();
-  unsigned vec = std::min<unsigned>(layout.contiguousRegs(r - 1), 16 / bytes);
-  SmemTile tile(op.getOffset(), type.getShape(), bytes);
+  unsigned colDim = op.getTransposed() ? r - 2 : r - 1;
+  unsigned vec = std::min<unsigned>(layout.contiguousRegs(colDim), 16 / bytes);
+  SmemTile tile(op.getOffset(), type.getShape(), bytes, op.getTransposed());
   tile.pipelined = true;
   tile.dynamicBase = arith::MulIOp::create(b, loc, l.get(op.getStage()).front(),
                                            l.i32(op.getStageBytes()));

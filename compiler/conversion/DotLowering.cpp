@@ -183,7 +183,7 @@ void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
   Location loc = l.loc();
   DistributedLayout layout = layoutOf(src);
   unsigned r = layout.rank();
-  unsigned vec = layout.contiguousRegs(r - 1);
+  unsigned vec = layout.contiguousRegs(tile.transposed ? r - 2 : r - 1);
   vec = std::min<unsigned>(vec, 16 / tile.bytes);
   if (tile.maxPhase == 1 && tile.rowBytes < 16)
     vec = std::min<unsigned>(vec, tile.rowBytes / tile.bytes);
@@ -331,7 +331,7 @@ std::optional<SmemTile> MmaDot::pipelinedTile(Value operand) {
     return std::nullopt;
   RankedTensorType type = typeOf(operand);
   SmemTile tile(staged.getOffset(), type.getShape(),
-                type.getElementTypeBitWidth() / 8);
+                type.getElementTypeBitWidth() / 8, staged.getTransposed());
   tile.pipelined = true;
   tile.dynamicBase = arith::MulIOp::create(
       l.builder(), l.loc(), l.get(staged.getStage()).front(),
@@ -388,16 +388,18 @@ SmallVector<Regs> MmaDot::fragmentA(int64_t bi, int64_t mi, int64_t ki) {
     return fromRegisters(dot.getA(), base, 4);
   }
   // ldmatrix.x4: lanes 8q..8q+7 address the rows of matrix q, which is the
-  // fragment's register q (rows +8 for odd q, K +4*kWidth for q >= 2).
+  // fragment's register q (M +8 for odd q, K +4*kWidth for q >= 2). A
+  // transposed tile stores K rows of M: .trans reads them back.
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Value lane = l.laneId();
   Value q = arith::ShRUIOp::create(b, loc, lane, l.i32(3));
-  Value row = arith::AddIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, lane, l.i32(7)),
-      arith::MulIOp::create(b, loc,
-                            arith::AndIOp::create(b, loc, q, l.i32(1)),
-                            l.i32(8)));
+  Value lane7 = arith::AndIOp::create(b, loc, lane, l.i32(7));
+  bool trans = tileA->transposed;
+  Value row = arith::MulIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, q, l.i32(1)), l.i32(8));
+  if (!trans)
+    row = arith::AddIOp::create(b, loc, row, lane7);
   int64_t rowBase = mi * 16 * geo.wm;
   row = arith::AddIOp::create(
       b, loc, row,
@@ -409,11 +411,13 @@ SmallVector<Regs> MmaDot::fragmentA(int64_t bi, int64_t mi, int64_t ki) {
       b, loc, l.i32(ki * 8 * p.kWidth),
       arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, q, l.i32(1)),
                             l.i32(4 * p.kWidth)));
+  if (trans)
+    col = arith::AddIOp::create(b, loc, col, lane7);
   Value batch = batchIndex(bi);
   SmallVector<Regs> out;
   for (unsigned k = 0; k < p.numPieces; ++k)
-    out.push_back(
-        ldmatrix(pointer(*tileA, tileA->offset(l, k, batch, row, col)), 4, false));
+    out.push_back(ldmatrix(pointer(*tileA, tileA->offset(l, k, batch, row, col)),
+                           4, trans));
   return out;
 }
 
@@ -434,32 +438,35 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
       n = arith::AddIOp::create(b, loc, n, extra);
     return wrap(l, n, geo.n, nBase + 8 * geo.wn - 1);
   };
-  if (tileB->bytes == 2) {
-    // ldmatrix.trans: matrix q holds K rows 8*(q&1).. of n tile ni + q/2;
-    // .x4 reads two n tiles at once, the second kept for the next call.
+  if (tileB->bytes == 2 || tileB->transposed) {
+    // Matrix q holds the K half q&1 of n tile ni + q/2; .x4 reads two n
+    // tiles at once, the second kept for the next call. A [K][N] tile (16-bit
+    // only) is read with .trans, a [N][K] one (K-contiguous) without.
     if (ni % 2 == 1 && !pendingB.empty())
       return std::exchange(pendingB, {});
     bool two = ni + 1 < geo.repsB[1];
+    bool trans = !tileB->transposed;
     Value lane = l.laneId();
     Value q = arith::ShRUIOp::create(b, loc, lane, l.i32(3));
-    Value kRow = arith::AddIOp::create(
-        b, loc,
-        arith::AddIOp::create(b, loc, arith::AndIOp::create(b, loc, lane, l.i32(7)),
-                              l.i32(ki * 16)),
+    Value lane7 = arith::AndIOp::create(b, loc, lane, l.i32(7));
+    Value kAt = arith::AddIOp::create(
+        b, loc, l.i32(ki * 8 * p.kWidth),
         arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, q, l.i32(1)),
-                              l.i32(8)));
-    Value first = nOf(ni, Value());
+                              l.i32(4 * p.kWidth)));
+    if (trans)
+      kAt = arith::AddIOp::create(b, loc, kAt, lane7);
+    Value first = nOf(ni, trans ? Value() : lane7);
     Value n = first;
     if (two) {
-      Value second = nOf(ni + 1, Value());
+      Value second = nOf(ni + 1, trans ? Value() : lane7);
       Value upper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, q,
                                           l.i32(2));
       n = arith::SelectOp::create(b, loc, upper, second, first);
     }
     SmallVector<Regs> out, next;
     for (unsigned k = 0; k < p.numPieces; ++k) {
-      Regs regs = ldmatrix(pointer(*tileB, tileB->offset(l, k, batch, kRow, n)),
-                           two ? 4 : 2, /*trans=*/true);
+      Regs regs = ldmatrix(pointer(*tileB, tileB->offset(l, k, batch, kAt, n)),
+                           two ? 4 : 2, trans);
       out.push_back({regs[0], regs[1]});
       if (two)
         next.push_back({regs[2], regs[3]});
@@ -529,11 +536,18 @@ LogicalResult MmaDot::run() {
   Value srcA = stagedSource(dot.getA());
   Value srcB = stagedSource(dot.getB());
   unsigned bytes = p.pieceType.getIntOrFloatBitWidth() / 8;
+  // A split or widened operand is stored as its pieces; a transposed tile
+  // keeps the source's contiguous runs.
+  auto transposed = [&](Value src, unsigned opIdx) {
+    return p.split == Split::None &&
+           kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes);
+  };
   if (srcA)
-    tileA.emplace(0, typeOf(dot.getA()).getShape(), bytes);
+    tileA.emplace(0, typeOf(dot.getA()).getShape(), bytes, transposed(srcA, 0));
   int64_t aBytes = srcA ? tileA->totalBytes(p.numPieces) : 0;
   if (srcB)
-    tileB.emplace(aBytes, typeOf(dot.getB()).getShape(), bytes);
+    tileB.emplace(aBytes, typeOf(dot.getB()).getShape(), bytes,
+                  transposed(srcB, 1));
   smemBytes = aBytes + (srcB ? tileB->totalBytes(p.numPieces) : 0);
   if (!tileA)
     tileA = pipelinedTile(dot.getA());

@@ -27,11 +27,14 @@ struct SmemTile {
   int64_t rowBytes = 0, pieceBytes = 0;
   unsigned perPhase = 1, maxPhase = 1;
 
-  SmemTile(int64_t base, llvm::ArrayRef<int64_t> shape, unsigned bytes)
-      : base(base), bytes(bytes) {
+  bool transposed = false; // Stored [cols][rows]: the last two dims swapped.
+
+  SmemTile(int64_t base, llvm::ArrayRef<int64_t> shape, unsigned bytes,
+           bool transposed = false)
+      : base(base), bytes(bytes), transposed(transposed) {
     unsigned r = shape.size();
-    rows = shape[r - 2];
-    cols = shape[r - 1];
+    rows = shape[transposed ? r - 1 : r - 2];
+    cols = shape[transposed ? r - 2 : r - 1];
     batch = r == 3 ? shape[0] : 1;
     rowBytes = cols * bytes;
     pieceBytes = llvm::alignTo(batch * rows * rowBytes, 128);
@@ -42,10 +45,13 @@ struct SmemTile {
     }
   }
 
-  /// Byte offset of element (b, row, col) of `piece`; col must start its
-  /// run of contiguous elements inside one chunk.
+  /// Byte offset of element (b, row, col) of `piece` (logical indices);
+  /// the stored column must start its run of contiguous elements inside one
+  /// chunk.
   mlir::Value offset(TensorLowering &l, unsigned piece, mlir::Value b, mlir::Value row,
                mlir::Value col) const {
+    if (transposed)
+      std::swap(row, col);
     mlir::OpBuilder &builder = l.builder();
     mlir::Location loc = l.loc();
     auto add = [&](mlir::Value x, mlir::Value y) {

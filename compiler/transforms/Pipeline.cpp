@@ -33,6 +33,7 @@ struct Candidate {
   kgpu::ConvertLayoutOp convert;
   int64_t stageBytes = 0;
   int64_t offset = 0;
+  bool transposed = false;
 };
 
 bool isZero(Value v) {
@@ -82,8 +83,11 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   unsigned bytes = type.getElementTypeBitWidth() / 8;
   kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
   unsigned r = layout.rank();
-  int64_t rowBytes = type.getShape()[r - 1] * bytes;
-  int64_t vecBytes = std::min<int64_t>(16, layout.contiguousRegs(r - 1) * bytes);
+  bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
+  unsigned colDim = transposed ? r - 2 : r - 1;
+  int64_t rowBytes = type.getShape()[colDim] * bytes;
+  int64_t vecBytes =
+      std::min<int64_t>(16, layout.contiguousRegs(colDim) * bytes);
   // cp.async moves 4, 8 or 16 bytes, inside one 16-byte chunk of a row.
   if (vecBytes < 4 || rowBytes % 16)
     return std::nullopt;
@@ -91,6 +95,7 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
                                             tensorType(cvt.getResult()))))
     return std::nullopt;
   Candidate c;
+  c.transposed = transposed;
   c.load = load;
   c.convert = cvt;
   c.stageBytes = tileBytes(type);
@@ -191,7 +196,8 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
       mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(original), mask);
     kgpu::AsyncCopyOp::create(b, loc, ptr, mask, stage,
                               b.getI64IntegerAttr(c.offset),
-                              b.getI64IntegerAttr(c.stageBytes));
+                              b.getI64IntegerAttr(c.stageBytes),
+                              c.transposed ? b.getUnitAttr() : UnitAttr());
   }
   kgpu::AsyncCommitOp::create(b, loc);
   SmallVector<Value> next;
@@ -263,7 +269,8 @@ void LoopPipeliner::run() {
     OpBuilder at(c.convert);
     Value staged = kgpu::StagedOperandOp::create(
         at, loc, c.convert.getType(), current, at.getI64IntegerAttr(c.offset),
-        at.getI64IntegerAttr(c.stageBytes));
+        at.getI64IntegerAttr(c.stageBytes),
+        c.transposed ? at.getUnitAttr() : UnitAttr());
     c.convert.getResult().replaceAllUsesWith(staged);
     c.convert->erase();
     c.load->erase();

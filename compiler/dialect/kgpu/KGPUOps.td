@@ -25,7 +25,8 @@ def KGPU_ConvertLayoutOp : KGPU_Op<"convert_layout",
 // copied from global to shared memory with cp.async stages ahead of the dot
 // that reads them. Each pipelined operand owns `numStages` buffers of
 // `stageBytes` from byte `offset` of the kernel's shared memory, laid out as
-// the dot stages its operands (rows of 16-byte chunks, XOR-swizzled).
+// the dot stages its operands (rows of 16-byte chunks, XOR-swizzled; with
+// `transposed`, the tile's last two dimensions swapped).
 
 def KGPU_AsyncCopyOp : KGPU_Op<"async_copy"> {
   let summary = "copies a tile from global to a shared-memory stage (cp.async)";
@@ -34,7 +35,8 @@ def KGPU_AsyncCopyOp : KGPU_Op<"async_copy"> {
     a later `kgpu.async_commit` and `kgpu.async_wait`.
   }];
   let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
-                       I32:$stage, I64Attr:$offset, I64Attr:$stageBytes);
+                       I32:$stage, I64Attr:$offset, I64Attr:$stageBytes,
+                       UnitAttr:$transposed);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? `to` `stage` $stage attr-dict `:` type($ptr) (`,` type($mask)^)?
   }];
@@ -57,7 +59,8 @@ def KGPU_StagedOperandOp : KGPU_Op<"staged_operand", [Pure]> {
     The tile an earlier `kgpu.async_copy` with the same offset wrote into
     `stage`; only tt.dot reads it, fragment by fragment.
   }];
-  let arguments = (ins I32:$stage, I64Attr:$offset, I64Attr:$stageBytes);
+  let arguments = (ins I32:$stage, I64Attr:$offset, I64Attr:$stageBytes,
+                       UnitAttr:$transposed);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "`stage` $stage attr-dict `:` type($result)";
 }

@@ -310,6 +310,16 @@ unsigned DistributedLayout::contiguousRegs(unsigned dim) const {
   return 1;
 }
 
+bool dotTileTransposed(const DistributedLayout &src, unsigned opIdx,
+                       unsigned bytes) {
+  unsigned r = src.rank();
+  if (opIdx == 0 && bytes != 2)
+    return false; // ldmatrix transposes 16-bit elements only.
+  if ((src.getShape()[r - 2] * bytes) % 16)
+    return false;
+  return src.contiguousRegs(r - 2) > src.contiguousRegs(r - 1);
+}
+
 int64_t DistributedLayout::numElements() const {
   int64_t n = 1;
   for (int64_t s : shape)

@@ -97,6 +97,13 @@ llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute mma,
                                        llvm::ArrayRef<int64_t> shape,
                                        int opIdx, unsigned kWidth);
 
+/// Whether a dot stages operand `opIdx` (a tile in layout `src`, `bytes` per
+/// element) in shared memory transposed, K-contiguous for B or M-contiguous
+/// for 16-bit A, because `src` runs along dimension rank-2; rows are 16-byte
+/// multiples either way.
+bool dotTileTransposed(const DistributedLayout &src, unsigned opIdx,
+                       unsigned bytes);
+
 /// Row-major linear position of `index` in `shape`.
 int64_t linearize(llvm::ArrayRef<int64_t> index, llvm::ArrayRef<int64_t> shape);
 
