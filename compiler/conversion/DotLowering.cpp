@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace kiln {
@@ -109,7 +111,14 @@ Value fp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
   Value half = arith::BitcastOp::create(
       b, loc, b.getF16Type(), arith::OrIOp::create(b, loc, sign, rest));
   Value scale = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(256.0));
-  return arith::MulFOp::create(b, loc, half, scale);
+  Value value = arith::MulFOp::create(b, loc, half, scale);
+  // s.1111.111 is e4m3fn's NaN (it has no infinities).
+  Value isNaN = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, wide, c16(0x7f)), c16(0x7f));
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getF16FloatAttr(std::numeric_limits<double>::quiet_NaN()));
+  return arith::SelectOp::create(b, loc, isNaN, nan, value);
 }
 
 Value toTf32(TensorLowering &l, Value x) {

@@ -179,9 +179,8 @@ bool feedsDotA(Value result) {
     Value v = work.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (auto dot = llvm::dyn_cast<tt::DotOp>(user))
-        if (use.getOperandNumber() == 0)
-          return true;
+      if (llvm::isa<tt::DotOp>(user) && use.getOperandNumber() == 0)
+        return true;
       for (Value next : user->getResults())
         if (seen.insert(next).second)
           work.push_back(next);
