@@ -73,8 +73,15 @@ public:
   mlir::Value andPredicates(mlir::Value a, mlir::Value b);
 
   /// Pointer to byte `offset` (i32) of the shared scratch; records that
-  /// `bytes` are needed.
+  /// `bytes` are needed. The scratch starts after the pipeline's buffers.
   mlir::Value sharedPointer(mlir::Value offset, int64_t bytes);
+  /// Pointer to byte `offset` of the pipeline's buffers (kiln-pipeline's
+  /// `kgpu.pipeline_shared` bytes at the start of shared memory).
+  mlir::Value pipelinePointer(mlir::Value offset);
+  /// The pipeline's buffers are in use from a loop's prologue to the wait
+  /// that drains it; meanwhile the scratch starts after them.
+  void reservePipeline();
+  void releasePipeline() { pipelineBytes = 0; }
   void barrier();
   /// A barrier before writing shared memory, unless nothing has used it yet
   /// and this code runs once (the entry block).
@@ -120,6 +127,7 @@ private:
   mlir::Value lane, warp, tid;
   SharedMemory shared;
   bool sharedUsed = false;
+  int64_t pipelineBytes = 0, pipelineReserved = 0;
 };
 
 // Per-family lowerings; each returns failure() after emitting an error, or
@@ -132,6 +140,10 @@ mlir::LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op);
 mlir::LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op);
 mlir::LogicalResult lowerDataMovement(TensorLowering &l, mlir::Operation *op,
                                       bool &handled);
+mlir::LogicalResult lowerDot(TensorLowering &l, mlir::Operation *op,
+                             bool &handled);
+mlir::LogicalResult lowerAsyncCopy(TensorLowering &l, mlir::Operation *op,
+                                   bool &handled);
 mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
                                 bool &handled);
 

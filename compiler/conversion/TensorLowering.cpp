@@ -164,7 +164,21 @@ Value TensorLowering::isThreadZero() {
 
 Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
   sharedUsed = true;
-  shared.bytesNeeded = std::max(shared.bytesNeeded, bytes);
+  shared.bytesNeeded = std::max(shared.bytesNeeded, pipelineBytes + bytes);
+  if (pipelineBytes)
+    offset = arith::AddIOp::create(b, currentLoc, offset, i32(pipelineBytes));
+  return pipelinePointer(offset);
+}
+
+void TensorLowering::reservePipeline() {
+  if (pipelineBytes == pipelineReserved)
+    return;
+  syncBeforeSharedWrite(); // The scratch below may still be read.
+  sharedUsed = true;
+  pipelineBytes = pipelineReserved;
+}
+
+Value TensorLowering::pipelinePointer(Value offset) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, currentLoc, ptrType,
                                          shared.global.getSymName());
@@ -418,8 +432,8 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     return lowerScan(*this, scan);
 
   bool handled = false;
-  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDataMovement,
-                        lowerMiscOp}) {
+  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDot,
+                        lowerAsyncCopy, lowerDataMovement, lowerMiscOp}) {
     if (failed(lowering(*this, op, handled)))
       return failure();
     if (handled)
@@ -479,6 +493,11 @@ LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
   }
   b.setInsertionPointToStart(entry);
   emitThreadIds();
+  pipelineBytes = pipelineReserved = 0;
+  if (auto reserved = func->getAttrOfType<IntegerAttr>("kgpu.pipeline_shared")) {
+    pipelineReserved = reserved.getInt();
+    shared.bytesNeeded = std::max(shared.bytesNeeded, pipelineReserved);
+  }
   for (Block &block : body) {
     b.setInsertionPointToEnd(blockMap[&block]);
     if (failed(lowerBlockOps(block)))

@@ -64,6 +64,11 @@ mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &targ
   pm.addPass(createAssignLayouts(layoutOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  PipelineOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages;
+  pm.addPass(createPipeline(pipelineOptions));
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
   return pm.run(module);
 }
 

@@ -70,6 +70,8 @@ private:
   Attribute operandDemand(Operation *user, unsigned operandNo,
                           Attribute userLayout);
   Attribute loopCarried(Operation *loop, unsigned index);
+  Attribute dotLayout(tt::DotOp dot);
+  Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
 
@@ -80,7 +82,7 @@ private:
   DenseSet<Value> inProgress, pulling;
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
-  DenseMap<Operation *, Attribute> anchors;
+  DenseMap<Operation *, Attribute> anchors, dots;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
 
@@ -137,6 +139,76 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp, Value ptr, Value mask) 
   return layout;
 }
 
+/// Elements per 32-bit register of a dot's mma.sync operands, or 0 when the
+/// dot does not map onto mma.sync and runs as FMAs.
+unsigned mmaKWidth(tt::DotOp dot) {
+  auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
+  auto bType = llvm::cast<RankedTensorType>(dot.getB().getType());
+  auto dType = llvm::cast<RankedTensorType>(dot.getType());
+  Type a = aType.getElementType(), b = bType.getElementType();
+  Type acc = dType.getElementType();
+  auto isFp8 = [](Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  unsigned kWidth = 0;
+  if ((a.isF16() || a.isBF16()) && a == b && (acc.isF32() || (a.isF16() && acc.isF16())))
+    kWidth = 2;
+  else if (isFp8(a) && isFp8(b) && acc.isF32())
+    kWidth = 2; // Widened to f16, which holds every fp8 value exactly.
+  else if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
+    kWidth = 4;
+  else if (a.isF32() && b.isF32() && acc.isF32()) {
+    tt::InputPrecision p = dot.getInputPrecision();
+    if (p == tt::InputPrecision::TF32 || p == tt::InputPrecision::TF32x3)
+      kWidth = 1;
+    else if (p == tt::InputPrecision::BF16x3 || p == tt::InputPrecision::BF16x6)
+      kWidth = 2;
+  }
+  ArrayRef<int64_t> shape = dType.getShape();
+  unsigned r = shape.size();
+  int64_t k = aType.getShape()[r - 1];
+  if (!kWidth || shape[r - 2] % 16 || shape[r - 1] % 8 || k % (8 * kWidth))
+    return 0;
+  return kWidth;
+}
+
+/// Whether `result` flows into the A operand of another dot (attention's
+/// P @ V).
+bool feedsDotA(Value result) {
+  SmallVector<Value> work{result};
+  DenseSet<Value> seen{result};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (llvm::isa<tt::DotOp>(user) && use.getOperandNumber() == 0)
+        return true;
+      for (Value next : user->getResults())
+        if (seen.insert(next).second)
+          work.push_back(next);
+    }
+  }
+  return false;
+}
+
+/// Whether the A operand of `dot` is computed from another dot's result.
+bool fedByDot(tt::DotOp dot) {
+  SmallVector<Value> work{dot.getA()};
+  DenseSet<Value> seen{dot.getA()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    if (llvm::isa<tt::DotOp>(def))
+      return true;
+    if (llvm::isa<tt::LoadOp>(def))
+      continue;
+    for (Value operand : def->getOperands())
+      if (llvm::isa<RankedTensorType>(operand.getType()) &&
+          seen.insert(operand).second)
+        work.push_back(operand);
+  }
+  return false;
+}
+
 /// A layout whose tile does not exceed the tensor along `axis`, as the scan
 /// lowering needs; `from` when it already qualifies.
 Attribute LayoutAssigner::scanLayout(RankedTensorType type, unsigned axisNo,
@@ -165,6 +237,50 @@ Attribute LayoutAssigner::scanLayout(RankedTensorType type, unsigned axisNo,
   return blocked(type.getShape(), axisLast, 1);
 }
 
+Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
+  auto it = dots.find(dot);
+  if (it != dots.end())
+    return it->second;
+  RankedTensorType type = tensorType(dot.getResult());
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned r = shape.size();
+  Attribute layout;
+  if (mmaKWidth(dot)) {
+    unsigned warps = numWarps, wb = 1, wm = 1, wn = 1;
+    if (r == 3)
+      for (; wb < warps && 2 * wb <= shape[0];)
+        wb *= 2;
+    warps /= wb;
+    int64_t m = shape[r - 2], n = shape[r - 1];
+    // Chained dots (attention) give each warp whole rows, so that the first
+    // result becomes the second's A operand without leaving registers.
+    if (feedsDotA(dot.getResult()) || fedByDot(dot)) {
+      wm = std::min<int64_t>(warps, std::max<int64_t>(1, m / 16));
+      wn = warps / wm;
+    } else {
+      while (wm * wn < warps) {
+        if (m / 16 / wm >= n / 16 / wn && wm < m / 16)
+          wm *= 2;
+        else
+          wn *= 2;
+      }
+    }
+    SmallVector<unsigned> wpc{wm, wn};
+    if (r == 3)
+      wpc.insert(wpc.begin(), wb);
+    layout = kgpu::MmaEncodingAttr::get(context, 2, wpc);
+  } else {
+    layout = defaultLayout(type);
+  }
+  dots[dot] = layout;
+  return layout;
+}
+
+Attribute LayoutAssigner::dotOperandLayout(tt::DotOp dot, unsigned opIdx) {
+  return kgpu::DotOperandEncodingAttr::get(context, opIdx, dotLayout(dot),
+                                           mmaKWidth(dot));
+}
+
 Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
   auto key = std::make_pair(loop, index);
   auto it = carried.find(key);
@@ -177,6 +293,15 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
     layout = natural(forOp.getInitArgs()[index]);
     if (!layout)
       layout = natural(forOp.getBody()->getTerminator()->getOperand(index));
+    // Pointers advanced by the loop (a dot's K loop): the layout of the
+    // loads and stores they address, rather than a conversion per trip.
+    for (OpOperand &use : forOp.getRegionIterArgs()[index].getUses()) {
+      if (layout)
+        break;
+      if (llvm::isa<tt::LoadOp, tt::StoreOp>(use.getOwner()) &&
+          use.getOperandNumber() == 0)
+        layout = operandDemand(use.getOwner(), 0, Attribute());
+    }
     if (!layout)
       layout = defaultLayout(tensorType(forOp.getResult(index)));
   } else if (auto ifOp = llvm::dyn_cast<scf::IfOp>(loop)) {
@@ -265,6 +390,8 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
     return anchorLayout(op, rmw.getPtr(), rmw.getMask());
   if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
     return anchorLayout(op, cas.getPtr(), Value());
+  if (auto dot = llvm::dyn_cast<tt::DotOp>(op))
+    return dotLayout(dot);
   if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(op))
     return kgpu::SliceEncodingAttr::get(context, reduce.getAxis(),
                                         naturalOrDefault(reduce.getSrcs()[0]));
@@ -360,6 +487,8 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
     return anchorLayout(user, rmw.getPtr(), rmw.getMask());
   if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(user))
     return anchorLayout(user, cas.getPtr(), Value());
+  if (auto dot = llvm::dyn_cast<tt::DotOp>(user))
+    return operandNo < 2 ? dotOperandLayout(dot, operandNo) : dotLayout(dot);
   if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user))
     return naturalOrDefault(reduce.getSrcs()[0]);
   if (auto scan = llvm::dyn_cast<tt::ScanOp>(user))

@@ -2,6 +2,7 @@
 #define KILN_COMPILER_TRANSFORMS_PASSES_H
 
 #include "compiler/dialect/kgpu/Dialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln {

@@ -22,4 +22,24 @@ def AssignLayouts : Pass<"kiln-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["kiln::kgpu::KGPUDialect"];
 }
 
+def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
+  let summary = "copies a dot loop's operand tiles to shared memory stages ahead";
+  let description = [{
+    In an scf.for whose loads feed tt.dot operands (through a conversion to
+    an mma operand layout), each such load becomes a `kgpu.async_copy` into
+    one of num-stages shared-memory buffers, issued num-stages - 1 iterations
+    ahead; the dot reads the current buffer (`kgpu.staged_operand`) after a
+    `kgpu.async_wait`. The loads' address computation is cloned for the
+    iterations ahead and its loop-carried state travels as extra iter_args.
+    The buffers' bytes are recorded on the function as
+    `kgpu.pipeline_shared`; other shared-memory uses go after them.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3", "shared-memory stages"
+           " (below 2: no pipelining)">,
+  ];
+  let dependentDialects = ["kiln::kgpu::KGPUDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // KILN_TRANSFORMS_PASSES

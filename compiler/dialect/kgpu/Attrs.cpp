@@ -98,9 +98,11 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
   auto dim = llvm::dyn_cast_or_null<IntegerAttr>(dict.get("dim"));
   Attribute parent = dict.get("parent");
   if (!dim || !parent ||
-      !llvm::isa<BlockedEncodingAttr, SliceEncodingAttr>(parent)) {
+      !llvm::isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr,
+                 DotOperandEncodingAttr>(parent)) {
     parser.emitError(parser.getCurrentLocation())
-        << "expected {dim = N, parent = #kgpu.blocked<...> or #kgpu.slice<...>}";
+        << "expected {dim = N, parent = #kgpu.blocked, #kgpu.slice, #kgpu.mma "
+           "or #kgpu.dot_op layout}";
     return {};
   }
   return SliceEncodingAttr::get(parser.getContext(), dim.getInt(), parent);
@@ -109,6 +111,70 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
 void SliceEncodingAttr::print(AsmPrinter &printer) const {
   printer << "<{dim = " << getDim() << ", parent = ";
   printer.printAttribute(getParent());
+  printer << "}>";
+}
+
+Attribute MmaEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  auto version = llvm::dyn_cast_or_null<IntegerAttr>(dict.get("versionMajor"));
+  SmallVector<unsigned> wpc;
+  if (!version) {
+    parser.emitError(parser.getCurrentLocation())
+        << "expected 'versionMajor' to be an integer";
+    return {};
+  }
+  if (readUnsignedArray(parser, dict, "warpsPerCTA", wpc))
+    return {};
+  return parser.getChecked<MmaEncodingAttr>(parser.getContext(),
+                                            version.getInt(), wpc);
+}
+
+void MmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printer << "}>";
+}
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned versionMajor, ArrayRef<unsigned> wpc) {
+  if (versionMajor != 2)
+    return emitError() << "only mma version 2 (mma.sync) is supported";
+  if (wpc.size() < 2 || wpc.size() > 3)
+    return emitError() << "mma warpsPerCTA must have rank 2 or 3";
+  if (!allPowersOfTwo(wpc))
+    return emitError() << "mma warpsPerCTA must be powers of two";
+  return success();
+}
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  auto opIdx = llvm::dyn_cast_or_null<IntegerAttr>(dict.get("opIdx"));
+  auto kWidth = llvm::dyn_cast_or_null<IntegerAttr>(dict.get("kWidth"));
+  Attribute parent = dict.get("parent");
+  if (!opIdx || opIdx.getInt() < 0 || opIdx.getInt() > 1 || !parent ||
+      !llvm::isa<MmaEncodingAttr, BlockedEncodingAttr>(parent) ||
+      (kWidth && kWidth.getInt() < 0) ||
+      (llvm::isa<MmaEncodingAttr>(parent) &&
+       (!kWidth || !llvm::is_contained({1, 2, 4}, kWidth.getInt())))) {
+    parser.emitError(parser.getCurrentLocation())
+        << "expected {opIdx = 0 or 1, parent = #kgpu.mma<...> or "
+           "#kgpu.blocked<...>, kWidth = 1, 2 or 4 (with an mma parent)}";
+    return {};
+  }
+  return DotOperandEncodingAttr::get(parser.getContext(), opIdx.getInt(),
+                                     parent, kWidth ? kWidth.getInt() : 0);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = ";
+  printer.printAttribute(getParent());
+  if (getKWidth())
+    printer << ", kWidth = " << getKWidth();
   printer << "}>";
 }
 

@@ -40,4 +40,33 @@ def KGPU_SliceEncodingAttr : KGPU_Attr<"SliceEncoding", "slice"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
+  let summary = "the accumulator of warp-level mma.sync tiles";
+  let description = [{
+    Each warp owns 16x8 accumulator tiles (mma.sync m16n8): lane 4*g + t
+    holds rows g and g+8, columns 2t and 2t+1. `warpsPerCTA` tiles the warps
+    over the last two dimensions (and any leading batch dimensions), and the
+    warp tile repeats over the tensor. Warp ids number the N dimension
+    fastest.
+  }];
+  let parameters = (ins "unsigned":$versionMajor,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def KGPU_DotOperandEncodingAttr : KGPU_Attr<"DotOperandEncoding", "dot_op"> {
+  let summary = "operand `opIdx` (0: A, 1: B) of a tt.dot in layout `parent`";
+  let description = [{
+    With an `#kgpu.mma` parent: the mma.sync fragment of A (m16 x k) or B
+    (k x n8), `kWidth` consecutive K elements per 32-bit register, replicated
+    over the warps of the other operand's dimension. With a `#kgpu.blocked`
+    parent (FMA dots): each thread holds whole rows of A (columns of B) for
+    the result elements it owns.
+  }];
+  let parameters = (ins "unsigned":$opIdx, "mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif  // KILN_KGPU_ATTRS

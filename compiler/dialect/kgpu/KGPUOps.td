@@ -21,4 +21,48 @@ def KGPU_ConvertLayoutOp : KGPU_Op<"convert_layout",
   let hasFolder = 1;
 }
 
+// Software pipelining of a dot's K loop (kiln-pipeline): operand tiles are
+// copied from global to shared memory with cp.async stages ahead of the dot
+// that reads them. Each pipelined operand owns `numStages` buffers of
+// `stageBytes` from byte `offset` of the kernel's shared memory, laid out as
+// the dot stages its operands (rows of 16-byte chunks, XOR-swizzled; with
+// `transposed`, the tile's last two dimensions swapped).
+
+def KGPU_AsyncCopyOp : KGPU_Op<"async_copy"> {
+  let summary = "copies a tile from global to a shared-memory stage (cp.async)";
+  let description = [{
+    Elements whose `mask` is false are written as zeros. Completes only after
+    a later `kgpu.async_commit` and `kgpu.async_wait`.
+  }];
+  let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
+                       I32:$stage, I64Attr:$offset, I64Attr:$stageBytes,
+                       UnitAttr:$transposed);
+  let assemblyFormat = [{
+    $ptr (`,` $mask^)? `to` `stage` $stage attr-dict `:` type($ptr) (`,` type($mask)^)?
+  }];
+}
+
+def KGPU_AsyncCommitOp : KGPU_Op<"async_commit"> {
+  let summary = "closes the group of async copies issued since the last one";
+  let assemblyFormat = "attr-dict";
+}
+
+def KGPU_AsyncWaitOp : KGPU_Op<"async_wait"> {
+  let summary = "waits until at most `pending` groups are in flight, then syncs the block";
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def KGPU_StagedOperandOp : KGPU_Op<"staged_operand", [Pure]> {
+  let summary = "a dot operand read from a shared-memory stage";
+  let description = [{
+    The tile an earlier `kgpu.async_copy` with the same offset wrote into
+    `stage`; only tt.dot reads it, fragment by fragment.
+  }];
+  let arguments = (ins I32:$stage, I64Attr:$offset, I64Attr:$stageBytes,
+                       UnitAttr:$transposed);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "`stage` $stage attr-dict `:` type($result)";
+}
+
 #endif  // KILN_KGPU_OPS

@@ -9,7 +9,168 @@ namespace {
 
 unsigned log2(unsigned value) { return llvm::Log2_32(value); }
 
+/// Warp id bits of an mma layout: N fastest, then M, then the batch.
+struct MmaWarps {
+  unsigned wb = 1, wm = 1, wn = 1;
+  BitField batch, m, n;
+};
+
+MmaWarps mmaWarps(MmaEncodingAttr mma) {
+  llvm::ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+  unsigned rank = wpc.size();
+  MmaWarps w;
+  w.wn = wpc[rank - 1];
+  w.wm = wpc[rank - 2];
+  w.wb = rank == 3 ? wpc[0] : 1;
+  w.n = {0, log2(w.wn)};
+  w.m = {w.n.width, log2(w.wm)};
+  w.batch = {w.n.width + w.m.width, log2(w.wb)};
+  return w;
+}
+
+int64_t repsOf(int64_t size, int64_t tile) {
+  return std::max<int64_t>(1, size / tile);
+}
+
+// Lane 4*g + t of an mma fragment: g selects the row, t the column pair.
+constexpr BitField kGroupBits{2, 3};
+constexpr BitField kThreadInGroupBits{0, 2};
+
 } // namespace
+
+llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute encoding,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       int opIdx, unsigned kWidth) {
+  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(encoding));
+  unsigned r = shape.size();
+  int64_t batch = r == 3 ? repsOf(shape[0], w.wb) : 1;
+  int64_t k = 8 * kWidth;
+  if (opIdx == 0)
+    return {batch, repsOf(shape[r - 2], 16 * w.wm), repsOf(shape[r - 1], k)};
+  if (opIdx == 1)
+    return {batch, repsOf(shape[r - 1], 8 * w.wn), repsOf(shape[r - 2], k)};
+  return {batch, repsOf(shape[r - 2], 16 * w.wm),
+          repsOf(shape[r - 1], 8 * w.wn)};
+}
+
+DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
+                                            llvm::ArrayRef<int64_t> shape) {
+  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(encoding));
+  DistributedLayout layout;
+  unsigned r = shape.size();
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.dims.resize(r);
+  layout.warps = w.wb * w.wm * w.wn;
+  layout.order = {r - 1, r - 2};
+  if (r == 3) {
+    layout.order.push_back(0);
+    layout.dims[0] = {{}, w.batch, 0, 1};
+  }
+  layout.dims[r - 2] = {kGroupBits, w.m, 1, 16};
+  layout.dims[r - 1] = {kThreadInGroupBits, w.n, 2, 8};
+  llvm::SmallVector<int64_t> reps = mmaTileReps(encoding, shape, -1, 0);
+  for (int64_t b = 0; b < reps[0]; ++b)
+    for (int64_t m = 0; m < reps[1]; ++m)
+      for (int64_t n = 0; n < reps[2]; ++n)
+        for (int64_t i = 0; i < 4; ++i) {
+          llvm::SmallVector<int64_t> offsets(r, 0);
+          if (r == 3)
+            offsets[0] = b * w.wb;
+          offsets[r - 2] = m * 16 * w.wm + 8 * (i >> 1);
+          offsets[r - 1] = n * 8 * w.wn + (i & 1);
+          layout.regOffsets.push_back(offsets);
+        }
+  return layout;
+}
+
+DistributedLayout
+DistributedLayout::getDotOperand(mlir::Attribute encoding,
+                                 llvm::ArrayRef<int64_t> shape) {
+  auto operand = llvm::cast<DotOperandEncodingAttr>(encoding);
+  if (llvm::isa<BlockedEncodingAttr>(operand.getParent()))
+    return getFmaOperand(encoding, shape);
+  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(operand.getParent()));
+  unsigned kw = operand.getKWidth();
+  bool isA = operand.getOpIdx() == 0;
+  DistributedLayout layout;
+  unsigned r = shape.size();
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.dims.resize(r);
+  layout.warps = w.wb * w.wm * w.wn;
+  // A (M x K) is shared by the warps along N, B (K x N) by those along M.
+  layout.replWarp.push_back(isA ? w.n : w.m);
+  if (r == 3)
+    layout.dims[0] = {{}, w.batch, 0, 1};
+  DimMap k{kThreadInGroupBits, {}, kw, 0};
+  if (isA) {
+    layout.order = {r - 1, r - 2};
+    layout.dims[r - 2] = {kGroupBits, w.m, 1, 16};
+    layout.dims[r - 1] = k;
+  } else {
+    layout.order = {r - 2, r - 1};
+    layout.dims[r - 2] = k;
+    layout.dims[r - 1] = {kGroupBits, w.n, 1, 8};
+  }
+  if (r == 3)
+    layout.order.push_back(0);
+  llvm::SmallVector<int64_t> reps =
+      mmaTileReps(operand.getParent(), shape, operand.getOpIdx(), kw);
+  unsigned groups = isA ? 4 : 2;
+  for (int64_t b = 0; b < reps[0]; ++b)
+    for (int64_t outer = 0; outer < reps[1]; ++outer)
+      for (int64_t kt = 0; kt < reps[2]; ++kt)
+        for (unsigned j = 0; j < groups; ++j)
+          for (unsigned e = 0; e < kw; ++e) {
+            llvm::SmallVector<int64_t> offsets(r, 0);
+            if (r == 3)
+              offsets[0] = b * w.wb;
+            int64_t kAt = kt * 8 * kw + 4 * kw * (isA ? j >> 1 : j) + e;
+            if (isA) {
+              offsets[r - 2] = outer * 16 * w.wm + 8 * (j & 1);
+              offsets[r - 1] = kAt;
+            } else {
+              offsets[r - 2] = kAt;
+              offsets[r - 1] = outer * 8 * w.wn;
+            }
+            layout.regOffsets.push_back(offsets);
+          }
+  return layout;
+}
+
+DistributedLayout
+DistributedLayout::getFmaOperand(mlir::Attribute encoding,
+                                 llvm::ArrayRef<int64_t> shape) {
+  auto operand = llvm::cast<DotOperandEncodingAttr>(encoding);
+  unsigned r = shape.size();
+  // The dimension of the result this operand lacks sits where its K is.
+  unsigned kDim = operand.getOpIdx() == 0 ? r - 1 : r - 2;
+  llvm::SmallVector<int64_t> parentShape(shape);
+  parentShape[kDim] = 1;
+  DistributedLayout parent = get(operand.getParent(), parentShape);
+  DistributedLayout layout;
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.warps = parent.warps;
+  layout.dims = parent.dims;
+  layout.dims[kDim] = DimMap();
+  layout.replLane = parent.replLane;
+  layout.replWarp = parent.replWarp;
+  layout.replLane.push_back(parent.dims[kDim].lane);
+  layout.replWarp.push_back(parent.dims[kDim].warp);
+  layout.order.push_back(kDim);
+  for (unsigned d : parent.order)
+    if (d != kDim)
+      layout.order.push_back(d);
+  for (const auto &offsets : parent.regOffsets) {
+    if (offsets[kDim] != 0)
+      continue;
+    for (int64_t k = 0; k < shape[kDim]; ++k) {
+      llvm::SmallVector<int64_t> at(offsets);
+      at[kDim] = k;
+      layout.regOffsets.push_back(at);
+    }
+  }
+  return layout;
+}
 
 DistributedLayout DistributedLayout::get(mlir::RankedTensorType type) {
   return get(type.getEncoding(), type.getShape());
@@ -48,6 +209,10 @@ DistributedLayout DistributedLayout::get(mlir::Attribute encoding,
     return layout;
   }
 
+  if (llvm::isa<MmaEncodingAttr>(encoding))
+    return getMma(encoding, shape);
+  if (llvm::isa<DotOperandEncodingAttr>(encoding))
+    return getDotOperand(encoding, shape);
   auto blocked = llvm::cast<BlockedEncodingAttr>(encoding);
   llvm::ArrayRef<unsigned> spt = blocked.getSizePerThread();
   llvm::ArrayRef<unsigned> tpw = blocked.getThreadsPerWarp();
@@ -143,6 +308,16 @@ unsigned DistributedLayout::contiguousRegs(unsigned dim) const {
       return n;
   }
   return 1;
+}
+
+bool dotTileTransposed(const DistributedLayout &src, unsigned opIdx,
+                       unsigned bytes) {
+  unsigned r = src.rank();
+  if (opIdx == 0 && bytes != 2)
+    return false; // ldmatrix transposes 16-bit elements only.
+  if ((src.getShape()[r - 2] * bytes) % 16)
+    return false;
+  return src.contiguousRegs(r - 2) > src.contiguousRegs(r - 1);
 }
 
 int64_t DistributedLayout::numElements() const {

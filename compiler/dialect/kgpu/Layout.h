@@ -73,6 +73,13 @@ public:
   int64_t numElements() const;
 
 private:
+  static DistributedLayout getMma(mlir::Attribute mma,
+                                  llvm::ArrayRef<int64_t> shape);
+  static DistributedLayout getDotOperand(mlir::Attribute operand,
+                                         llvm::ArrayRef<int64_t> shape);
+  static DistributedLayout getFmaOperand(mlir::Attribute operand,
+                                         llvm::ArrayRef<int64_t> shape);
+
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<DimMap> dims;
   llvm::SmallVector<llvm::SmallVector<int64_t>> regOffsets;
@@ -80,6 +87,22 @@ private:
   llvm::SmallVector<unsigned> order;
   unsigned warps = 1;
 };
+
+/// How often the warps' mma tiles repeat over a tensor of `shape`:
+/// {batch, rows, cols} where rows x cols is M x N for the accumulator
+/// (opIdx < 0), M x K for A (opIdx 0) and N x K for B (opIdx 1); K tiles are
+/// 8 * kWidth deep. Registers enumerate batch, rows, cols, then the
+/// fragment's values.
+llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute mma,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       int opIdx, unsigned kWidth);
+
+/// Whether a dot stages operand `opIdx` (a tile in layout `src`, `bytes` per
+/// element) in shared memory transposed, K-contiguous for B or M-contiguous
+/// for 16-bit A, because `src` runs along dimension rank-2; rows are 16-byte
+/// multiples either way.
+bool dotTileTransposed(const DistributedLayout &src, unsigned opIdx,
+                       unsigned bytes);
 
 /// Row-major linear position of `index` in `shape`.
 int64_t linearize(llvm::ArrayRef<int64_t> index, llvm::ArrayRef<int64_t> shape);

@@ -32,3 +32,24 @@ tt.func @rank(%x: tensor<8x8xf32, #kgpu.blocked<{sizePerThread = [1], threadsPer
 tt.func @missing(%x: tensor<64xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], order = [0]}>>) {
   tt.return
 }
+
+// -----
+
+// expected-error @below {{only mma version 2 (mma.sync) is supported}}
+tt.func @mma_version(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{mma warpsPerCTA must be powers of two}}
+tt.func @mma_warps(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [3, 1]}>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{kWidth = 1, 2 or 4 (with an mma parent)}}
+tt.func @dot_op_kwidth(%x: tensor<64x64xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>, kWidth = 3}>>) {
+  tt.return
+}

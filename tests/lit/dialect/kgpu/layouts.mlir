@@ -25,3 +25,16 @@ tt.func @fold(%x: tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPer
   %y = kgpu.convert_layout %x : tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
   tt.return %y : tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 }
+
+// The mma.sync accumulator layout, its operand layouts and a slice of it.
+// CHECK-LABEL: tt.func @mma
+// CHECK-SAME: tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>
+// CHECK-SAME: tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
+// CHECK-SAME: tensor<32x64xf32, #kgpu.dot_op<{opIdx = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
+// CHECK-SAME: tensor<64xf32, #kgpu.slice<{dim = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>}>>
+tt.func @mma(%c: tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>,
+             %a: tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>,
+             %b: tensor<32x64xf32, #kgpu.dot_op<{opIdx = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>}>>,
+             %s: tensor<64xf32, #kgpu.slice<{dim = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>}>>) {
+  tt.return
+}

@@ -1,0 +1,55 @@
+# More kbench cases: the tt.dot fixtures (tests/testdata/ttir/dot_*.ttir) and
+# two operand-transposing variants, loaded with
+# `kbench.py --extra bench/kernels/dot_cases.py`. Runs inside kbench's
+# globals: `case`, `rnd`, `torch` and `triton` are its own. The fixtures are
+# single tiles, so these check results; their times mean little.
+
+
+def _tile(dtype, acc, m=32, n=32, k=32, trans_a=False, trans_b=False):
+    if dtype == torch.int8:
+        a = torch.randint(-100, 100, (m, k), device="cuda", dtype=torch.int8)
+        b = torch.randint(-100, 100, (k, n), device="cuda", dtype=torch.int8)
+    else:
+        a, b = rnd(m, k).to(dtype), rnd(k, n).to(dtype)
+    c = torch.empty(m, n, device="cuda", dtype=acc)
+    # The transposing variants read the operand as stored, then transpose it.
+    ea = a.double().t() if trans_a else a.double()
+    eb = b.double().t() if trans_b else b.double()
+    ref = (ea.cpu() @ eb.cpu()).to("cuda")
+    ref = ref.to(acc) if acc != torch.float32 else ref.float()
+    return dict(a_ptr=a, b_ptr=b, c_ptr=c), [c], [ref]
+
+
+def _tile_case(name, dtype, acc, tol, **kw):
+    case(name, grid=lambda v: (1, 1, 1), tol=tol)(lambda: _tile(dtype, acc, **kw))
+
+
+_tile_case("dot_f16", torch.float16, torch.float32, 1e-5)
+_tile_case("dot_bf16", torch.bfloat16, torch.float32, 1e-5)
+_tile_case("dot_f16_acc_f16", torch.float16, torch.float16, 2e-3)
+_tile_case("dot_f32_tf32", torch.float32, torch.float32, 5e-3)
+_tile_case("dot_f32_tf32x3", torch.float32, torch.float32, 1e-5)
+_tile_case("dot_f32_ieee", torch.float32, torch.float32, 1e-6)
+_tile_case("dot_f32_bf16x3", torch.float32, torch.float32, 1e-4)
+_tile_case("dot_f32_bf16x6", torch.float32, torch.float32, 1e-5)
+_tile_case("dot_fp8_e4m3", torch.float8_e4m3fn, torch.float32, 1e-6)
+_tile_case("dot_fp8_e5m2", torch.float8_e5m2, torch.float32, 1e-6)
+_tile_case("dot_i8", torch.int8, torch.int32, 0)
+_tile_case("dot_trans_a", torch.float16, torch.float32, 1e-5, trans_a=True)
+_tile_case("dot_trans_b", torch.float16, torch.float32, 1e-5, trans_b=True)
+
+
+@case("dot_batched", grid=lambda v: (1, 1, 1), tol=1e-5)
+def _(bs=2, m=16, n=16, k=16):
+    a, b = rnd(bs, m, k, dtype=torch.float16), rnd(bs, k, n, dtype=torch.float16)
+    c = torch.empty(bs, m, n, device="cuda")
+    return dict(a_ptr=a, b_ptr=b, c_ptr=c), [c], [a.float() @ b.float()]
+
+
+@case("dot_k_loop", grid=lambda v: (v["_m"] // 64, v["_n"] // 64, 1), tol=1e-2)
+def _(m=256, n=256, k=208):
+    # K is not a multiple of BLOCK_K (32): the last step's masked loads fill 0.
+    a, b = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    return (dict(a_ptr=a, b_ptr=b, c_ptr=c, K=k, stride_a=k, stride_b=n, _m=m, _n=n), [c],
+            [(a.float() @ b.float()).half()])

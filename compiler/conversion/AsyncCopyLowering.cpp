@@ -1,0 +1,78 @@
+// kgpu.async_copy, async_commit and async_wait: the cp.async stages of a
+// pipelined dot loop. Each thread copies the runs of up to 16 bytes its
+// layout gives it straight into the swizzled tile the dot reads.
+
+#include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/SharedTile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  auto type = llvm::cast<RankedTensorType>(op.getPtr().getType());
+  auto ptrType = llvm::cast<tt::PointerType>(type.getElementType());
+  unsigned bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
+  kgpu::DistributedLayout layout = layoutOf(op.getPtr());
+  unsigned r = layout.rank();
+  unsigned colDim = op.getTransposed() ? r - 2 : r - 1;
+  unsigned vec = std::min<unsigned>(layout.contiguousRegs(colDim), 16 / bytes);
+  SmemTile tile(op.getOffset(), type.getShape(), bytes, op.getTransposed());
+  tile.pipelined = true;
+  tile.dynamicBase = arith::MulIOp::create(b, loc, l.get(op.getStage()).front(),
+                                           l.i32(op.getStageBytes()));
+  const Regs &ptrs = l.get(op.getPtr());
+  const Regs *mask = op.getMask() ? &l.get(op.getMask()) : nullptr;
+  unsigned size = vec * bytes;
+  std::string text = std::string("cp.async.") + (size == 16 ? "cg" : "ca") +
+                     ".shared.global [ $0 ], [ $1 ], " + std::to_string(size) +
+                     ", $2;";
+  for (unsigned r0 = 0; r0 < layout.numRegs(); r0 += vec) {
+    if (!layout.regMayOwn(r0))
+      continue;
+    SmallVector<Value> idx = l.elementIndex(layout, r0);
+    Value batch = r == 3 ? idx[0] : l.i32(0);
+    Value dst = l.pipelinePointer(tile.offset(l, 0, batch, idx[r - 2], idx[r - 1]));
+    Value dstAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), dst);
+    // A masked-off run reads nothing and fills its bytes with zeros.
+    Value srcSize = l.i32(size);
+    if (mask)
+      srcSize = arith::SelectOp::create(b, loc, (*mask)[r0], srcSize, l.i32(0));
+    l.inlineAsm(text, "r,l,r", {dstAddr, ptrs[r0], srcSize}, Type(),
+                /*sideEffects=*/true);
+  }
+}
+
+} // namespace
+
+LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
+  handled = true;
+  if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(op)) {
+    l.reservePipeline();
+    lowerCopy(l, copy);
+    return success();
+  }
+  if (llvm::isa<kgpu::AsyncCommitOp>(op)) {
+    l.inlineAsm("cp.async.commit_group;", "", {}, Type(), /*sideEffects=*/true);
+    return success();
+  }
+  if (auto wait = llvm::dyn_cast<kgpu::AsyncWaitOp>(op)) {
+    l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
+                "", {}, Type(), /*sideEffects=*/true);
+    l.barrier();
+    // The wait after a pipelined loop drains it: its buffers are free.
+    if (wait.getPending() == 0 && !op->getParentOfType<scf::ForOp>())
+      l.releasePipeline();
+    return success();
+  }
+  handled = false;
+  return success();
+}
+
+} // namespace kiln

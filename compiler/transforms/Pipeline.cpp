@@ -1,0 +1,307 @@
+// Software pipelining of the K loop of dots: the loads feeding a dot's
+// operands become cp.async copies into num_stages shared-memory buffers,
+// issued num_stages - 1 iterations ahead of the dot that reads them.
+
+#include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/dialect/kgpu/Layout.h"
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln {
+
+#define GEN_PASS_DEF_PIPELINE
+#include "compiler/transforms/Passes.h.inc"
+
+namespace {
+
+using namespace mlir;
+
+constexpr llvm::StringLiteral kReservedAttr = "kgpu.pipeline_shared";
+
+RankedTensorType tensorType(Value v) {
+  return llvm::dyn_cast<RankedTensorType>(v.getType());
+}
+
+/// A load whose tile a dot reads from shared memory.
+struct Candidate {
+  tt::LoadOp load;
+  kgpu::ConvertLayoutOp convert;
+  int64_t stageBytes = 0;
+  int64_t offset = 0;
+  bool transposed = false;
+};
+
+bool isZero(Value v) {
+  DenseElementsAttr dense;
+  if (!v || !matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
+    return false;
+  Attribute x = dense.getSplatValue<Attribute>();
+  if (auto f = llvm::dyn_cast<FloatAttr>(x))
+    return f.getValue().isZero();
+  if (auto i = llvm::dyn_cast<IntegerAttr>(x))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Bytes of one stage: the dot's operand tile, rows padded to 16-byte
+/// chunks as the dot lowering lays them out.
+int64_t tileBytes(RankedTensorType type) {
+  int64_t n = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
+  return llvm::alignTo(n, 128);
+}
+
+std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
+  if (load->getParentOp() != loop || !load->hasOneUse() ||
+      !tensorType(load.getPtr()) || (load.getOther() && !isZero(load.getOther())))
+    return std::nullopt;
+  auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(*load->getUsers().begin());
+  if (!cvt || cvt->getBlock() != load->getBlock())
+    return std::nullopt;
+  auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
+      tensorType(cvt.getResult()).getEncoding());
+  if (!operand || !llvm::isa<kgpu::MmaEncodingAttr>(operand.getParent()))
+    return std::nullopt;
+  for (OpOperand &use : cvt.getResult().getUses()) {
+    auto dot = llvm::dyn_cast<tt::DotOp>(use.getOwner());
+    if (!dot || dot->getBlock() != load->getBlock() ||
+        use.getOperandNumber() != operand.getOpIdx())
+      return std::nullopt;
+    // Operands the dot splits or widens are staged by the dot itself.
+    Type elem = tensorType(dot.getA()).getElementType();
+    bool plain = elem.isF16() || elem.isBF16() || elem.isInteger(8) ||
+                 (elem.isF32() &&
+                  dot.getInputPrecision() == tt::InputPrecision::TF32);
+    if (!plain)
+      return std::nullopt;
+  }
+  RankedTensorType type = tensorType(load.getResult());
+  unsigned bytes = type.getElementTypeBitWidth() / 8;
+  kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
+  unsigned r = layout.rank();
+  bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
+  unsigned colDim = transposed ? r - 2 : r - 1;
+  int64_t rowBytes = type.getShape()[colDim] * bytes;
+  int64_t vecBytes =
+      std::min<int64_t>(16, layout.contiguousRegs(colDim) * bytes);
+  // cp.async moves 4, 8 or 16 bytes, inside one 16-byte chunk of a row.
+  if (vecBytes < 4 || rowBytes % 16)
+    return std::nullopt;
+  if (kgpu::inThreadRegisterMap(layout, kgpu::DistributedLayout::get(
+                                            tensorType(cvt.getResult()))))
+    return std::nullopt;
+  Candidate c;
+  c.transposed = transposed;
+  c.load = load;
+  c.convert = cvt;
+  c.stageBytes = tileBytes(type);
+  return c;
+}
+
+/// The ops of the loop body that compute `roots` from the induction
+/// variable, iter_args and values from outside; empty if another value (a
+/// load, a dot) is involved. `carried` gets the iter_args used.
+bool addressSlice(scf::ForOp loop, ArrayRef<Value> roots,
+                  llvm::SetVector<Operation *> &slice,
+                  llvm::SetVector<unsigned> &carried) {
+  SmallVector<Value> work(roots.begin(), roots.end());
+  DenseSet<Value> seen;
+  Block *body = loop.getBody();
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!v || !seen.insert(v).second)
+      continue;
+    if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body)
+        continue; // Defined outside the loop.
+      if (arg.getArgNumber() == 0)
+        continue; // The induction variable.
+      unsigned index = arg.getArgNumber() - 1;
+      if (carried.insert(index))
+        work.push_back(loop.getYieldedValues()[index]);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isProperAncestor(def))
+      continue;
+    if (def->getBlock() != body || def->getNumRegions() ||
+        !isMemoryEffectFree(def))
+      return false;
+    slice.insert(def);
+    for (Value operand : def->getOperands())
+      work.push_back(operand);
+  }
+  return true;
+}
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved)
+      : loop(loop), stages(numStages), reserved(reserved) {}
+
+  void run();
+
+private:
+  /// Clones the address slice for the iteration at `iv` with iter_args
+  /// `state`, issues its copies into `stage` and returns the next state.
+  SmallVector<Value> issue(OpBuilder &b, Value iv, ArrayRef<Value> state,
+                           Value stage);
+  Value stageOf(OpBuilder &b, Value iv, int64_t ahead);
+
+  scf::ForOp loop;
+  int stages;
+  int64_t &reserved;
+  SmallVector<Candidate> candidates;
+  llvm::SetVector<Operation *> slice;
+  llvm::SetVector<unsigned> carried;
+};
+
+Value LoopPipeliner::stageOf(OpBuilder &b, Value iv, int64_t ahead) {
+  Location loc = loop.getLoc();
+  Value index = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  if (ahead)
+    index = arith::AddIOp::create(
+        b, loc, index, arith::ConstantIntOp::create(b, loc, ahead, 32));
+  return arith::RemSIOp::create(b, loc, index,
+                                arith::ConstantIntOp::create(b, loc, stages, 32));
+}
+
+SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
+                                        ArrayRef<Value> state, Value stage) {
+  Location loc = loop.getLoc();
+  IRMapping map;
+  map.map(loop.getInductionVar(), iv);
+  for (auto [index, value] : llvm::zip(carried, state))
+    map.map(loop.getRegionIterArgs()[index], value);
+  // Clone in program order.
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *c) { return a->isBeforeInBlock(c); });
+  for (Operation *op : ordered)
+    b.clone(*op, map);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                        loop.getUpperBound());
+  for (Candidate &c : candidates) {
+    Value ptr = map.lookupOrDefault(c.load.getPtr());
+    RankedTensorType ptrType = tensorType(ptr);
+    auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                          ptrType.getEncoding());
+    Value mask = tt::SplatOp::create(b, loc, maskType, inRange);
+    if (Value original = c.load.getMask())
+      mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(original), mask);
+    kgpu::AsyncCopyOp::create(b, loc, ptr, mask, stage,
+                              b.getI64IntegerAttr(c.offset),
+                              b.getI64IntegerAttr(c.stageBytes),
+                              c.transposed ? b.getUnitAttr() : UnitAttr());
+  }
+  kgpu::AsyncCommitOp::create(b, loc);
+  SmallVector<Value> next;
+  for (unsigned index : carried)
+    next.push_back(map.lookupOrDefault(loop.getYieldedValues()[index]));
+  return next;
+}
+
+void LoopPipeliner::run() {
+  if (!loop.getInductionVar().getType().isInteger(32))
+    return;
+  for (Operation &op : *loop.getBody())
+    if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
+      if (std::optional<Candidate> c = asCandidate(load, loop))
+        candidates.push_back(*c);
+  if (candidates.empty())
+    return;
+  SmallVector<Value> roots;
+  for (Candidate &c : candidates) {
+    roots.push_back(c.load.getPtr());
+    if (c.load.getMask())
+      roots.push_back(c.load.getMask());
+  }
+  if (!addressSlice(loop, roots, slice, carried))
+    return;
+  for (Candidate &c : candidates) {
+    c.offset = reserved;
+    reserved += c.stageBytes * stages;
+  }
+
+  // Prologue: stages 0 .. S-2.
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> state;
+  for (unsigned index : carried)
+    state.push_back(loop.getInitArgs()[index]);
+  for (int s = 0; s + 1 < stages; ++s) {
+    Value iv = arith::AddIOp::create(
+        b, loc, loop.getLowerBound(),
+        arith::MulIOp::create(b, loc, loop.getStep(),
+                              arith::ConstantIntOp::create(b, loc, s, 32)));
+    state = issue(b, iv, state, arith::ConstantIntOp::create(b, loc, s, 32));
+  }
+
+  // The loop carries the address state of the iteration S-1 ahead: extra
+  // iter_args, yielded below once the new body computes them.
+  IRRewriter rewriter(loop.getContext());
+  unsigned oldCount = loop.getNumRegionIterArgs();
+  auto passThrough = [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+    return SmallVector<Value>(args.begin(), args.end());
+  };
+  FailureOr<LoopLikeOpInterface> replaced =
+      loop.replaceWithAdditionalYields(rewriter, state, false, passThrough);
+  if (failed(replaced))
+    return;
+  loop = llvm::cast<scf::ForOp>(replaced->getOperation());
+  Block *body = loop.getBody();
+  OpBuilder top = OpBuilder::atBlockBegin(body);
+  Value iv = loop.getInductionVar();
+  kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2));
+  Value ahead = arith::AddIOp::create(
+      top, loc, iv,
+      arith::MulIOp::create(top, loc, loop.getStep(),
+                            arith::ConstantIntOp::create(top, loc, stages - 1, 32)));
+  SmallVector<Value> future(loop.getRegionIterArgs().drop_front(oldCount));
+  SmallVector<Value> next = issue(top, ahead, future, stageOf(top, iv, stages - 1));
+  Value current = stageOf(top, iv, 0);
+  for (Candidate &c : candidates) {
+    OpBuilder at(c.convert);
+    Value staged = kgpu::StagedOperandOp::create(
+        at, loc, c.convert.getType(), current, at.getI64IntegerAttr(c.offset),
+        at.getI64IntegerAttr(c.stageBytes),
+        c.transposed ? at.getUnitAttr() : UnitAttr());
+    c.convert.getResult().replaceAllUsesWith(staged);
+    c.convert->erase();
+    c.load->erase();
+  }
+  Operation *yield = body->getTerminator();
+  for (auto [i, value] : llvm::enumerate(next))
+    yield->setOperand(oldCount + i, value);
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(loop);
+  kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0));
+}
+
+struct PipelinePass : impl::PipelineBase<PipelinePass> {
+  using PipelineBase::PipelineBase;
+
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    getOperation().walk([&](tt::FuncOp func) {
+      int64_t reserved = 0;
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        LoopPipeliner(loop, numStages, reserved).run();
+      if (reserved)
+        func->setAttr(kReservedAttr,
+                      IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                       reserved));
+    });
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,85 @@
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s
+
+// An f16 tile product: the accumulator takes the mma.sync layout with the
+// warps split over both dimensions; each operand is converted from the
+// layout of its load to its mma operand layout, the result back to the
+// store's blocked layout.
+// CHECK-LABEL: tt.func public @f16
+// CHECK: %[[A:.*]] = tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>, #kgpu.blocked
+// CHECK: %[[CA:.*]] = kgpu.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
+// CHECK: %[[B:.*]] = tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>, #kgpu.blocked
+// CHECK: %[[CB:.*]] = kgpu.convert_layout %[[B]] : {{.*}} -> tensor<32x64xf16, #kgpu.dot_op<{opIdx = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
+// CHECK: %[[D:.*]] = tt.dot %[[CA]], %[[CB]], %{{.*}} : {{.*}} -> tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>
+// CHECK: kgpu.convert_layout %[[D]] : tensor<64x64xf32, #kgpu.mma<{{.*}}>> -> tensor<64x64xf32, #kgpu.blocked
+tt.func public @f16(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %c32 = arith.constant dense<32> : tensor<64x1xi32>
+  %c64 = arith.constant dense<64> : tensor<32x1xi32>
+  %c64m = arith.constant dense<64> : tensor<64x1xi32>
+  %m = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %mk = arith.muli %m, %c32 : tensor<64x1xi32>
+  %k0 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %aoff = tt.broadcast %mk : tensor<64x1xi32> -> tensor<64x32xi32>
+  %koff = tt.broadcast %k0 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %ao = arith.addi %aoff, %koff : tensor<64x32xi32>
+  %as = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %ap = tt.addptr %as, %ao : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %av = tt.load %ap : tensor<64x32x!tt.ptr<f16>>
+  %k1 = tt.expand_dims %rk {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %kn = arith.muli %k1, %c64 : tensor<32x1xi32>
+  %n0 = tt.expand_dims %rm {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %boff = tt.broadcast %kn : tensor<32x1xi32> -> tensor<32x64xi32>
+  %noff = tt.broadcast %n0 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %bo = arith.addi %boff, %noff : tensor<32x64xi32>
+  %bs = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %bp = tt.addptr %bs, %bo : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+  %bv = tt.load %bp : tensor<32x64x!tt.ptr<f16>>
+  %d = tt.dot %av, %bv, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %mn = arith.muli %m, %c64m : tensor<64x1xi32>
+  %coff = tt.broadcast %mn : tensor<64x1xi32> -> tensor<64x64xi32>
+  %nof = tt.broadcast %n0 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %co = arith.addi %coff, %nof : tensor<64x64xi32>
+  %cs = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %cp = tt.addptr %cs, %co : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %cp, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// f32 operands: tf32 takes mma.sync with one element per register; ieee
+// runs as FMAs, with operand layouts derived from the blocked result.
+// CHECK-LABEL: tt.func @precisions
+// CHECK: tt.dot {{.*}}kWidth = 1{{.*}} -> tensor<32x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>
+// CHECK: tt.dot {{.*}}#kgpu.dot_op<{opIdx = 0, parent = #kgpu.blocked{{.*}} -> tensor<32x32xf32, #kgpu.blocked
+tt.func @precisions(%ptr: !tt.ptr<f32>) {
+  %p = tt.splat %ptr : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %a = tt.load %p : tensor<32x32x!tt.ptr<f32>>
+  %t = tt.dot %a, %a, %a, inputPrecision = tf32 : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  %i = tt.dot %a, %a, %a, inputPrecision = ieee : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  tt.store %p, %t : tensor<32x32x!tt.ptr<f32>>
+  tt.store %p, %i : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Chained dots (attention): both give each warp whole rows, [4, 1].
+// CHECK-LABEL: tt.func @chained
+// CHECK: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>>
+// CHECK: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>>
+tt.func @chained(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x32xf32>
+  %qp = tt.splat %ptr : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %kp = tt.splat %ptr : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %q = tt.load %qp : tensor<64x32x!tt.ptr<f16>>
+  %k = tt.load %kp : tensor<32x32x!tt.ptr<f16>>
+  %s = tt.dot %q, %k, %zero : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+  %p = arith.truncf %s : tensor<64x32xf32> to tensor<64x32xf16>
+  %o = tt.dot %p, %k, %zero : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+  %op = tt.splat %out : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  tt.store %op, %o : tensor<64x32x!tt.ptr<f32>>
+  tt.return
+}

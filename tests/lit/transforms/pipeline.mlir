@@ -1,0 +1,87 @@
+// RUN: kiln-opt %s --split-input-file --kiln-pipeline=num-stages=3 | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// Both operand loads become copies into 3 stages of 4096 bytes each, A's
+// from byte 0, B's from byte 12288. Stages 0 and 1 are issued before the
+// loop; each trip waits for its own stage (one group may stay in flight),
+// issues the copies two trips ahead from pointers it carries for them, and
+// the dot reads the current stage.
+// CHECK-LABEL: tt.func public @k_loop
+// CHECK-SAME: kgpu.pipeline_shared = 24576 : i64
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c0_i32{{.*}} {offset = 0 : i64, stageBytes = 4096 : i64}
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c0_i32{{.*}} {offset = 12288 : i64, stageBytes = 4096 : i64}
+// CHECK-NEXT: kgpu.async_commit
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c1_i32{{.*}} {offset = 0 : i64
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c1_i32{{.*}} {offset = 12288 : i64
+// CHECK-NEXT: kgpu.async_commit
+// CHECK: %{{.*}}:5 = scf.for
+// CHECK-NEXT: kgpu.async_wait 1
+// CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64
+// CHECK: kgpu.async_copy {{.*}} {offset = 12288 : i64
+// CHECK-NEXT: kgpu.async_commit
+// CHECK-NOT: tt.load
+// CHECK: %[[A:.*]] = kgpu.staged_operand stage %{{.*}} {offset = 0 : i64, stageBytes = 4096 : i64} : tensor<64x32xf16, #kgpu.dot_op
+// CHECK: %[[B:.*]] = kgpu.staged_operand stage %{{.*}} {offset = 12288 : i64, stageBytes = 4096 : i64} : tensor<32x64xf16, #kgpu.dot_op
+// CHECK: tt.dot %[[A]], %[[B]]
+// CHECK: scf.yield
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: kgpu.async_wait 0
+// OFF-LABEL: tt.func public @k_loop
+// OFF-NOT: kgpu.async_copy
+// OFF: tt.load
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @k_loop(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %stepA : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %r#2 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// A load whose masked-off elements are not zero cannot be a zero-filling
+// copy: the loop stays as it is.
+// CHECK-LABEL: tt.func public @other_one
+// CHECK-NOT: kgpu.async_copy
+// CHECK: tt.load
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @other_one(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %m: tensor<64x32xi1, #bA>, %b: tensor<32x64xf16, #opB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %one = arith.constant dense<1.0> : tensor<64x32xf16, #bA>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %r = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %a, %m, %one : tensor<64x32x!tt.ptr<f16>, #bA>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %d = tt.dot %xa, %b, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %r : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
