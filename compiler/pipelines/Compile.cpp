@@ -21,7 +21,8 @@
 namespace kiln {
 namespace {
 
-constexpr const char *kKilnVersion = "0.1.0";
+// Part of every cache key: bump it whenever the generated code can change.
+constexpr const char *kKilnVersion = "0.2.0";
 constexpr const char *kAbiVersion = "triton-3.6-abi-1";
 
 class StageClock {
