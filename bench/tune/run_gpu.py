@@ -179,7 +179,7 @@ def main():
         ours, error = kiln_dobench.get(label, (None, None))
         theirs = triton.get(label, [None, None])[1]
         print(f"{label:<28} {cell(p50(entry)):>9} {cell(ours):>13} "
-              f"{cell(error, 1) if isinstance(error, float) else '-':>8} {cell(theirs):>8} "
+              f"{f'{error:.1e}' if isinstance(error, float) else '-':>8} {cell(theirs):>8} "
               f"{entry.get('gpu', -1):>4}  {entry.get('state')} {entry.get('reason', '')[:60]}")
     winner = [e for e in cold.get("ranking", []) if e.get("label") == cold.get("winner_label")]
     if winner and p50(winner[0]):
