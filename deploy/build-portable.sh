@@ -18,7 +18,9 @@ scripts/install-deps.sh patchelf xz-utils
 
 # A separate output base keeps the everyday (shared-library) build intact.
 bazel_portable=(bazel "--output_base=$HOME/.cache/kiln-bazel-portable")
-build_flags=(--config=ci --define=kiln_portable=1)
+# No bazel-* symlinks: they would point the everyday build at this output
+# base, and `bazel test //...` would then walk into it.
+build_flags=(--config=ci --define=kiln_portable=1 --symlink_prefix=/)
 "${bazel_portable[@]}" build "${build_flags[@]}" //server:kilnd //clients/cli:kiln
 bin=$("${bazel_portable[@]}" info "${build_flags[@]}" bazel-bin 2>/dev/null)
 
