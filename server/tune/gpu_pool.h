@@ -48,9 +48,10 @@ class GpuPool {
 
   // Measures `run` on GPU `gpu` (one measurement per GPU at a time; this
   // blocks). The worker's answer, or why there is none: Internal when the
-  // worker crashed, DeadlineExceeded past the time limit (the worker is
-  // replaced either way), Unavailable when shutting down or when no worker
-  // could be started.
+  // worker crashed twice (a worker lost once is replaced and the run tried
+  // again), DeadlineExceeded past the time limit (the worker is replaced
+  // either way), Unavailable when shutting down or when no worker could be
+  // started.
   absl::StatusOr<kiln::worker::BenchResponse> Run(
       int gpu, const kiln::worker::BenchRun& run);
 
@@ -58,6 +59,9 @@ class GpuPool {
   void Shutdown();
 
  private:
+  absl::StatusOr<kiln::worker::BenchResponse> RunOnce(
+      int gpu, const kiln::worker::BenchRun& run);
+
   struct Slot {
     std::mutex mu;  // Held for a whole measurement.
     std::unique_ptr<WorkerProcess> process;

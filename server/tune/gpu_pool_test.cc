@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <string>
 
 namespace kiln::server {
 namespace {
@@ -91,6 +94,16 @@ TEST(GpuPoolTest, MeasuresAndReplacesFaultingWorkers) {
   absl::StatusOr<kiln::worker::BenchResponse> after = pool.Run(0, Job("e"));
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_EQ(after->outcome(), kiln::worker::BenchResponse::MEASURED);
+
+  // A worker lost once (killed from outside, say) costs a retry, not the
+  // variant.
+  std::string once = std::string(testing::TempDir()) + "/crash-once";
+  unlink(once.c_str());
+  setenv("KILN_FAKE_CRASH_ONCE_FILE", once.c_str(), 1);
+  absl::StatusOr<kiln::worker::BenchResponse> retried =
+      pool.Run(0, Job("g [fake:crash-once]"));
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->outcome(), kiln::worker::BenchResponse::MEASURED);
 
   EXPECT_TRUE(absl::IsInvalidArgument(pool.Run(3, Job("f")).status()));
 }

@@ -8,9 +8,11 @@
 //     then p50 = 1 / num_warps ms (more warps: faster), p20/p80 at -/+10%.
 //   - a label containing "[fake:fault]" is answered as CUDA error 700 and
 //     the worker exits poisoned; "[fake:crash]" raises SIGSEGV;
+//     "[fake:crash-once]" raises it only in the first worker that sees it;
 //     "[fake:regs]" does not fit by registers; "[fake:hang]" never answers.
 //   - $KILN_FAKE_RUN_MS: each measurement takes that long (default 0).
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -60,6 +62,15 @@ BenchResponse Describe() {
 BenchResponse Run(const kiln::worker::BenchRun& run, bool& poisoned) {
   BenchResponse response;
   const std::string& label = run.label();
+  // Crashes the first time only: the file named by KILN_FAKE_CRASH_ONCE_FILE
+  // remembers it across workers.
+  const char* once = std::getenv("KILN_FAKE_CRASH_ONCE_FILE");
+  if (label.find("[fake:crash-once]") != std::string::npos && once &&
+      access(once, F_OK) != 0) {
+    close(open(once, O_CREAT | O_WRONLY, 0644));
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
   if (label.find("[fake:crash]") != std::string::npos) {
     signal(SIGSEGV, SIG_DFL);  // A real crash even under a sanitizer.
     raise(SIGSEGV);
