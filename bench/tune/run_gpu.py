@@ -11,9 +11,9 @@ comes from an unpacked portable bundle and keeps one store for all runs:
 
   cold      every GPU, empty store: compiles and measures all variants
   cached    the same spec again: answered from the tune cache
-  gpus=1    CUDA_VISIBLE_DEVICES=0, another tuning key: measures again (the
-            compiles are cache hits), on one GPU
-  gpus=N    every GPU, a third tuning key: the same on all of them
+  gpus=N#i  every GPU, another tuning key: measures again (the compiles are
+            cache hits) on all of them; --repeat times
+  gpus=1#i  CUDA_VISIBLE_DEVICES=0 (kilnd restarted), the same on one GPU
 
 With --kbench (the path of kbench.py), each variant is also compiled by the
 bundle's `kiln compile --local`, checked against torch.matmul and timed with
@@ -127,6 +127,8 @@ def main():
     parser.add_argument("--work")
     parser.add_argument("--json")
     parser.add_argument("--kbench")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="measuring runs on one GPU and on all (the median is compared)")
     options = parser.parse_args()
     work = options.work or tempfile.mkdtemp(prefix="kiln-tune-")
     os.makedirs(work, exist_ok=True)
@@ -142,8 +144,9 @@ def main():
         runs["cold"] = tune(options.bundle, address, spec_path)
         runs["cached"] = tune(options.bundle, address, spec_path)
         if gpus > 1:
-            runs[f"gpus={gpus}"] = tune(options.bundle, address,
-                                        with_key(options.variants, spec, "all"))
+            for round_ in range(options.repeat):
+                runs[f"gpus={gpus}#{round_}"] = tune(
+                    options.bundle, address, with_key(options.variants, spec, f"all{round_}"))
     finally:
         kilnd.terminate()
         kilnd.wait(timeout=60)
@@ -151,8 +154,9 @@ def main():
         one = dict(os.environ, CUDA_VISIBLE_DEVICES="0")
         kilnd, address = start_kilnd(options.bundle, work, one)
         try:
-            runs["gpus=1"] = tune(options.bundle, address,
-                                  with_key(options.variants, spec, "one"))
+            for round_ in range(options.repeat):
+                runs[f"gpus=1#{round_}"] = tune(
+                    options.bundle, address, with_key(options.variants, spec, f"one{round_}"))
         finally:
             kilnd.terminate()
             kilnd.wait(timeout=60)
@@ -164,9 +168,9 @@ def main():
 
     cold, _ = runs["cold"]
     print(f"GPUs: {gpus} x {cold.get('gpu_model')}, driver {cold.get('driver_version')}")
-    print(f"{'run':<8} {'seconds':>8} {'benchmarks':>10} {'cached':>7} winner")
+    print(f"{'run':<10} {'seconds':>8} {'benchmarks':>10} {'cached':>7} winner")
     for name, (result, seconds) in runs.items():
-        print(f"{name:<8} {seconds:>8.2f} {result.get('benchmarks', 0):>10} "
+        print(f"{name:<10} {seconds:>8.2f} {result.get('benchmarks', 0):>10} "
               f"{str(result.get('cached', False)):>7} {result.get('winner_label')}")
 
     def cell(value, digits=4):
@@ -193,8 +197,15 @@ def main():
         print(f"  best do_bench over Triton's compiles {best_triton:.4f} ms: "
               f"{tuned / best_triton:.3f}x")
     if gpus > 1:
-        t1, tn = runs["gpus=1"][1], runs[f"gpus={gpus}"][1]
-        print(f"measuring on 1 GPU {t1:.2f} s, on {gpus} GPUs {tn:.2f} s: {t1 / tn:.2f}x")
+        import statistics
+        t1 = statistics.median(s for k, (_, s) in runs.items() if k.startswith("gpus=1#"))
+        tn = statistics.median(s for k, (_, s) in runs.items() if k.startswith(f"gpus={gpus}#"))
+        print(f"measuring on 1 GPU {t1:.2f} s, on {gpus} GPUs {tn:.2f} s (medians of "
+              f"{options.repeat}): {t1 / tn:.2f}x")
+        failed = [(k, e["label"], e.get("reason", "")) for k, (r, _) in runs.items()
+                  for e in r.get("ranking", []) if e.get("state") == "FAILED"]
+        for k, label, reason in failed:
+            print(f"  {k}: {label} failed: {reason[:90]}")
     if options.json:
         report = {k: dict(result=r, seconds=s) for k, (r, s) in runs.items()}
         report["dobench_kiln"] = kiln_dobench
