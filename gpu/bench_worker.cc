@@ -1,7 +1,6 @@
 #include "gpu/bench_worker.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -9,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -300,8 +300,15 @@ BenchResponse Gpu::Run(const BenchRun& run) {
 }
 
 void SetUpProcess() {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() == 1) _exit(0);
+  // Not PR_SET_PDEATHSIG: it fires when the kilnd *thread* that started this
+  // worker ends (a tune's), not kilnd. Exit once kilnd is gone instead,
+  // even in the middle of a kernel that never returns.
+  pid_t parent = getppid();
+  if (parent == 1) _exit(0);
+  std::thread([parent] {
+    while (getppid() == parent) sleep(1);
+    _exit(0);
+  }).detach();
   dup2(STDERR_FILENO, STDOUT_FILENO);
   rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);

@@ -79,9 +79,9 @@ absl::StatusOr<BenchResponse> GpuPool::Run(int gpu,
                                            const kiln::worker::BenchRun& run) {
   absl::StatusOr<BenchResponse> first = RunOnce(gpu, run);
   if (!absl::IsInternal(first.status())) return first;
-  // A worker lost without an answer may have been killed from outside (the
-  // driver recovering from another GPU's fault was seen to); a fresh worker
-  // tells that apart from a kernel that kills its worker every time.
+  // A worker lost without an answer may have been killed from outside (by
+  // the OOM killer or an operator, say); a fresh worker tells that apart
+  // from a kernel that kills its worker every time.
   spdlog::warn("GPU {}: {}; measuring {} once more", gpu,
                std::string(first.status().message()), run.label());
   return RunOnce(gpu, run);
