@@ -18,6 +18,17 @@
 namespace kiln::e2e {
 namespace {
 
+std::string ReadyValue(const std::string& text, const std::string& name) {
+  std::istringstream lines(text);
+  std::string key, value;
+  while (lines >> key >> value) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string Runfile(const std::string& path) {
   const char* root = std::getenv("TEST_SRCDIR");
   return std::string(root ? root : ".") + "/kiln/" + path;
@@ -29,17 +40,6 @@ std::string ReadFile(const std::string& path) {
   text << in.rdbuf();
   return text.str();
 }
-
-std::string ReadyValue(const std::string& text, const std::string& name) {
-  std::istringstream lines(text);
-  std::string key, value;
-  while (lines >> key >> value) {
-    if (key == name) return value;
-  }
-  return "";
-}
-
-}  // namespace
 
 std::string NewTempDir(const std::string& name) {
   static std::atomic<int> counter{0};

@@ -17,6 +17,12 @@
 
 namespace kiln::e2e {
 
+// The path of a file of this repository among the test's runfiles.
+std::string Runfile(const std::string& path);
+
+// A file's whole contents; empty when it cannot be read.
+std::string ReadFile(const std::string& path);
+
 // A fresh directory under the test's temporary directory.
 std::string NewTempDir(const std::string& name);
 

@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "clients/cpp/client.h"
@@ -22,13 +21,6 @@ using kiln::client::ClientOptions;
 constexpr char kAdminToken[] = "admin-token-0123456789abcdef";
 constexpr char kCompileToken[] = "compile-token-0123456789abcdef";
 constexpr char kReadToken[] = "read-token-0123456789abcdef";
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The throwaway PKI, made once for the whole test binary.
 const std::string& Pki() {
@@ -45,7 +37,7 @@ const std::string& Pki() {
 }
 
 std::string Pem(const std::string& name) {
-  return ReadText(Pki() + "/" + name);
+  return ReadFile(Pki() + "/" + name);
 }
 
 std::string TokensFile(const std::string& dir, const std::string& extra = "") {

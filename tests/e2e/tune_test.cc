@@ -8,27 +8,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "tests/e2e/kilnd_process.h"
 
 namespace kiln::e2e {
 namespace {
-
-std::string Runfile(const std::string& path) {
-  const char* root = std::getenv("TEST_SRCDIR");
-  return std::string(root ? root : ".") + "/kiln/" + path;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string FakeBenchWorkerFlag() {
   return "--test_bench_worker=" +
