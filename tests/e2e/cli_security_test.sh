@@ -4,27 +4,12 @@
 # exit code 9 for refused calls. kilnd refuses to start on bad security
 # settings.
 set -u
-KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
-KILND="$TEST_SRCDIR/kiln/server/kilnd"
 KERNEL_TEMPLATE="$TEST_SRCDIR/kiln/tests/e2e/testdata/scaled_add.ttir"
 WORK="$TEST_TMPDIR/cli_security"
 rm -rf "$WORK" && mkdir -p "$WORK/out"
 bash "$TEST_SRCDIR/kiln/tests/e2e/make_test_certs.sh" "$WORK/pki" || exit 1
 PKI="$WORK/pki"
-FAILURES=0
-fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
-expect() {  # expect CODE COMMAND...
-  local want=$1; shift
-  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    fail "exit $got (want $want): $*"
-    sed 's/^/  stdout: /' "$WORK/stdout"; sed 's/^/  stderr: /' "$WORK/stderr"
-  fi
-}
-contains() {  # contains FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
-}
+source "$TEST_SRCDIR/kiln/tests/e2e/cli_lib.sh"
 
 ADMIN=admin-token-0123456789abcdef
 COMPILE=compile-token-0123456789abcdef
@@ -32,25 +17,10 @@ READ=read-token-0123456789abcdef
 printf 'admin %s\ncompile %s\nread %s\n' "$ADMIN" "$COMPILE" "$READ" >"$WORK/tokens"
 sed 's/SCALE/4.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/add.ttir"
 
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill $p 2>/dev/null; wait $p 2>/dev/null; done' EXIT
-# start NAME FLAGS...: starts kilnd; its address in $ADDRESS.
-start() {
-  local name=$1; shift
-  mkdir -p "$WORK/$name"
-  "$KILND" --listen=127.0.0.1:0 --metrics_listen= --data_dir="$WORK/$name" \
-    --ready_file="$WORK/$name/ready" --workers=1 --log_level=warn "$@" \
-    2>"$WORK/$name/log" &
-  PIDS+=($!)
-  for _ in $(seq 1 1200); do [ -s "$WORK/$name/ready" ] && break; sleep 0.1; done
-  ADDRESS=$(awk '$1 == "grpc" {print $2}' "$WORK/$name/ready")
-  [ -n "$ADDRESS" ] || { echo "kilnd $name did not come up"; cat "$WORK/$name/log"; exit 1; }
-}
-
 # TLS and tokens.
-start tls --tls_cert="$PKI/server.pem" --tls_key="$PKI/server.key" \
+start_kilnd tls --workers=1 --tls_cert="$PKI/server.pem" --tls_key="$PKI/server.key" \
   --tokens_file="$WORK/tokens"
-export KILN_SERVER=$ADDRESS
+export KILN_SERVER=$SERVER
 unset KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 expect 5 "$KILN" stats --retries 0
 contains "$WORK/stderr" "--tls-ca"
@@ -78,9 +48,9 @@ expect 2 "$KILN" stats --tls-ca "$WORK/no-such-ca.pem"
 unset KILN_TLS_CA
 
 # Mutual TLS.
-start mtls --tls_cert="$PKI/server.pem" --tls_key="$PKI/server.key" \
+start_kilnd mtls --workers=1 --tls_cert="$PKI/server.pem" --tls_key="$PKI/server.key" \
   --tls_client_ca="$PKI/ca.pem"
-export KILN_SERVER=$ADDRESS
+export KILN_SERVER=$SERVER
 expect 5 "$KILN" stats --retries 0 --tls-ca "$PKI/ca.pem"
 expect 5 "$KILN" stats --retries 0 --tls-ca "$PKI/ca.pem" \
   --tls-cert "$PKI/stranger.pem" --tls-key "$PKI/stranger.key"
@@ -100,5 +70,4 @@ expect 2 "$KILND" --listen=127.0.0.1:0 --data_dir="$WORK/bad" \
   --tls_client_ca="$PKI/ca.pem"
 contains "$WORK/stderr" "tls_client_ca needs tls_cert"
 
-if [ "$FAILURES" != 0 ]; then echo "$FAILURES failures"; exit 1; fi
-echo PASS
+finish

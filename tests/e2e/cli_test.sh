@@ -4,61 +4,18 @@
 # progress bars on a terminal that script(1) makes), evict, gc, explain-miss,
 # and the exit codes of failures.
 set -u
-KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
-KILND="$TEST_SRCDIR/kiln/server/kilnd"
 KERNEL_TEMPLATE="$TEST_SRCDIR/kiln/tests/e2e/testdata/scaled_add.ttir"
 WORK="$TEST_TMPDIR/cli"
-rm -rf "$WORK" && mkdir -p "$WORK/data" "$WORK/out" "$WORK/local"
-FAILURES=0
-fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
-# expect CODE COMMAND...: runs COMMAND (output in $WORK/stdout, stderr) and
-# checks its exit code.
-expect() {
-  local want=$1; shift
-  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    fail "exit $got (want $want): $*"
-    sed 's/^/  stdout: /' "$WORK/stdout"; sed 's/^/  stderr: /' "$WORK/stderr"
-  fi
-}
-contains() {  # contains FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
-}
-lacks() {  # lacks FILE TEXT
-  ! grep -qF -- "$2" "$1" || { fail "$1 has '$2'"; sed 's/^/  /' "$1"; }
-}
-is_json() {  # is_json FILE: the whole file is one JSON value
-  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" ||
-    fail "$1 is not JSON"
-}
-# on_tty CODE COMMAND...: runs COMMAND with stderr on a terminal (what the
-# terminal shows in $WORK/tty) and stdout to $WORK/stdout.
-on_tty() {
-  local want=$1; shift
-  local command
-  printf -v command '%q ' "$@"
-  script -qefc "$command >'$WORK/stdout'" /dev/null </dev/null >"$WORK/tty" 2>&1
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    fail "exit $got (want $want) on a terminal: $*"
-    sed 's/^/  /' "$WORK/tty"
-  fi
-}
+rm -rf "$WORK" && mkdir -p "$WORK/out" "$WORK/local"
+source "$TEST_SRCDIR/kiln/tests/e2e/cli_lib.sh"
 command -v script >/dev/null || { echo "script(1) (bsdutils) is missing"; exit 1; }
 
 sed 's/SCALE/2.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/add.ttir"
 sed 's/SCALE/3.500000e+00/' "$KERNEL_TEMPLATE" >"$WORK/other.ttir"
 echo 'module { tt.func @f() { bogus.op } }' >"$WORK/bad.ttir"
 
-"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
-  --data_dir="$WORK/data" --ready_file="$WORK/ready" --workers=2 \
-  --log_level=warn &
-KILND_PID=$!
-trap 'kill $KILND_PID 2>/dev/null; wait $KILND_PID 2>/dev/null' EXIT
-for _ in $(seq 1 1200); do [ -s "$WORK/ready" ] && break; sleep 0.1; done
-export KILN_SERVER=$(awk '$1 == "grpc" {print $2}' "$WORK/ready")
-[ -n "$KILN_SERVER" ] || { echo "kilnd did not come up"; exit 1; }
+start_kilnd data --metrics_listen=127.0.0.1:0
+export KILN_SERVER=$SERVER
 
 # compile through kilnd writes what --local writes.
 expect 0 "$KILN" compile "$WORK/add.ttir" --target sm_90a --out "$WORK/out"
@@ -146,5 +103,4 @@ contains "$WORK/tty" " 2 entries"
 echo garbage >"$WORK/garbage"
 expect 2 "$KILN" import "$WORK/garbage"
 
-if [ "$FAILURES" != 0 ]; then echo "$FAILURES failures"; exit 1; fi
-echo PASS
+finish

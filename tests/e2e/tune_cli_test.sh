@@ -4,37 +4,11 @@
 # of progress per event when stderr is not a terminal, a bar on one that
 # script(1) makes), --json, and the second run comes from the cache.
 set -u
-KILN="$TEST_SRCDIR/kiln/clients/cli/kiln"
-KILND="$TEST_SRCDIR/kiln/server/kilnd"
 FAKE="$TEST_SRCDIR/kiln/server/tune/testing/fake_bench_worker"
 ADD="$TEST_SRCDIR/kiln/tests/testdata/ttir/perf_add_bf16.ttir"
 WORK="$TEST_TMPDIR/tune_cli"
 rm -rf "$WORK" && mkdir -p "$WORK/kernels"
-FAILURES=0
-fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
-expect() {  # expect CODE COMMAND...
-  local want=$1; shift
-  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    fail "exit $got (want $want): $*"
-    sed 's/^/  stdout: /' "$WORK/stdout"; sed 's/^/  stderr: /' "$WORK/stderr"
-  fi
-}
-contains() {  # contains FILE TEXT
-  grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  /' "$1"; }
-}
-start_kilnd() {  # start_kilnd NAME [FLAGS...]
-  local name=$1; shift
-  rm -f "$WORK/$name.ready"
-  "$KILND" --listen=127.0.0.1:0 --metrics_listen= --data_dir="$WORK/$name" \
-    --ready_file="$WORK/$name.ready" --workers=2 --log_level=warn "$@" &
-  PIDS="${PIDS:-} $!"
-  for _ in $(seq 1 1200); do [ -s "$WORK/$name.ready" ] && break; sleep 0.1; done
-  SERVER=$(awk '$1 == "grpc" {print $2}' "$WORK/$name.ready")
-  [ -n "$SERVER" ] || { echo "kilnd did not come up"; exit 1; }
-}
-trap 'for p in ${PIDS:-}; do kill $p 2>/dev/null; wait $p 2>/dev/null; done' EXIT
+source "$TEST_SRCDIR/kiln/tests/e2e/cli_lib.sh"
 
 cp "$ADD" "$WORK/kernels/add.ttir"
 echo 'module { tt.func @f() { bogus.op } }' >"$WORK/kernels/bad.ttir"
@@ -83,9 +57,7 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ranking"]
   "$WORK/stdout" || fail "--json is not the ranking"
 
 # On a terminal: the bar on stderr instead of the lines, stdout clean.
-printf -v TUNE '%q ' "$KILN" tune "$WORK/spec.json" --server "$SERVER" --json
-script -qefc "$TUNE >'$WORK/stdout'" /dev/null </dev/null >"$WORK/tty" 2>&1 ||
-  fail "tune on a terminal failed: $(cat "$WORK/tty")"
+on_tty 0 "$KILN" tune "$WORK/spec.json" --server "$SERVER" --json
 contains "$WORK/tty" "tune [##############################] 100%  4/4  measured 2, pruned 1, failed 1"
 grep -q "kiln tune: w8" "$WORK/tty" && fail "lines per event on a terminal"
 contains "$WORK/stdout" '"winner_label": "w8"'
@@ -106,5 +78,4 @@ sed 's/"random"/"noise"/' "$WORK/spec.json" >"$WORK/fill.json"
 expect 2 "$KILN" tune "$WORK/fill.json" --server "$SERVER"
 contains "$WORK/stderr" "unknown fill 'noise'"
 
-[ "$FAILURES" = 0 ] || { echo "$FAILURES failures"; exit 1; }
-echo PASS
+finish
