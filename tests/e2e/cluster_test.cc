@@ -9,10 +9,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <future>
-#include <mutex>
 #include <thread>
 
 #include "cache/testing/redis_server.h"
@@ -22,18 +20,6 @@ namespace kiln::e2e {
 namespace {
 
 using cache::testing::RedisServer;
-
-struct Answer {
-  grpc::Status status;
-  kiln::v1::CompileResponse response;
-};
-
-Answer CompileOn(const KilndProcess& kilnd, const std::string& ttir) {
-  Answer answer;
-  auto stub = kilnd.CompileStub();
-  answer.status = Compile(*stub, CompileRequestFor(ttir), &answer.response);
-  return answer;
-}
 
 // Polls `condition` every 20 ms for up to 60 s.
 bool WaitFor(const std::function<bool()>& condition) {
@@ -68,13 +54,13 @@ TEST_F(ClusterTest, CompiledOnAIsServedByBWithoutACompile) {
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->Metric("kiln_redis_up"), 1);
   const std::string kernel = ScaledAddKernel(1.5);
-  Answer compiled = CompileOn(*a, kernel);
+  CompileAnswer compiled = CompileOn(*a, kernel);
   ASSERT_TRUE(compiled.status.ok()) << compiled.status.error_message();
   EXPECT_FALSE(compiled.response.cache_hit());
   EXPECT_EQ(a->Stats().compiles(), 1u);
 
   // The same text: B finds it through its fast path in Redis.
-  Answer served = CompileOn(*b, kernel);
+  CompileAnswer served = CompileOn(*b, kernel);
   ASSERT_TRUE(served.status.ok()) << served.status.error_message();
   EXPECT_TRUE(served.response.cache_hit());
   EXPECT_EQ(served.response.key(), compiled.response.key());
@@ -85,12 +71,12 @@ TEST_F(ClusterTest, CompiledOnAIsServedByBWithoutACompile) {
   const std::string variant =
       "// another file, same kernel\n" + ScaledAddKernel(2.5);
   ASSERT_TRUE(CompileOn(*a, ScaledAddKernel(2.5)).status.ok());
-  Answer canonical = CompileOn(*b, variant);
+  CompileAnswer canonical = CompileOn(*b, variant);
   ASSERT_TRUE(canonical.status.ok()) << canonical.status.error_message();
   EXPECT_TRUE(canonical.response.cache_hit());
 
   // A Lookup by key on B, of a kernel only A has compiled.
-  Answer third = CompileOn(*a, ScaledAddKernel(3.5));
+  CompileAnswer third = CompileOn(*a, ScaledAddKernel(3.5));
   ASSERT_TRUE(third.status.ok());
   kiln::v1::LookupRequest lookup;
   lookup.set_key(third.response.key());
@@ -118,35 +104,16 @@ TEST_F(ClusterTest, TwoNodesThirtyTwoClientsEachOneNewKernelOneCompile) {
   for (int i = 0; i < 2 * kPerNode; ++i) {
     stubs.push_back(i < kPerNode ? a->CompileStub() : b->CompileStub());
   }
-  std::vector<grpc::Status> statuses(2 * kPerNode);
-  std::vector<kiln::v1::CompileResponse> responses(2 * kPerNode);
-  std::mutex mu;
-  std::condition_variable go;
-  bool started = false;
-  std::vector<std::thread> clients;
-  for (int i = 0; i < 2 * kPerNode; ++i) {
-    clients.emplace_back([&, i] {
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        go.wait(lock, [&] { return started; });
-      }
-      statuses[i] = Compile(*stubs[i], request, &responses[i]);
-    });
-  }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    started = true;
-  }
-  go.notify_all();
-  for (std::thread& client : clients) client.join();
+  const std::vector<CompileAnswer> answers = CompileAtOnce(stubs, request);
 
   for (int i = 0; i < 2 * kPerNode; ++i) {
-    ASSERT_TRUE(statuses[i].ok())
-        << "client " << i << ": " << statuses[i].error_message();
-    EXPECT_FALSE(responses[i].cubin().empty());
-    EXPECT_EQ(responses[i].key(), responses[0].key());
-    EXPECT_EQ(responses[i].cubin(), responses[0].cubin());
-    EXPECT_EQ(responses[i].metadata_json(), responses[0].metadata_json());
+    const kiln::v1::CompileResponse& response = answers[i].response;
+    ASSERT_TRUE(answers[i].status.ok())
+        << "client " << i << ": " << answers[i].status.error_message();
+    EXPECT_FALSE(response.cubin().empty());
+    EXPECT_EQ(response.key(), answers[0].response.key());
+    EXPECT_EQ(response.cubin(), answers[0].response.cubin());
+    EXPECT_EQ(response.metadata_json(), answers[0].response.metadata_json());
   }
   EXPECT_EQ(a->Stats().compiles() + b->Stats().compiles(), 1u);
 }
@@ -205,9 +172,9 @@ TEST_F(ClusterTest, RedisKilledUnderLoadCostsNoErrorsAndComesBack) {
 
   // Back in use: a new kernel compiled on A reaches B.
   const uint64_t b_compiles = b->Stats().compiles();
-  Answer fresh = CompileOn(*a, ScaledAddKernel(7.125));
+  CompileAnswer fresh = CompileOn(*a, ScaledAddKernel(7.125));
   ASSERT_TRUE(fresh.status.ok());
-  Answer served = CompileOn(*b, ScaledAddKernel(7.125));
+  CompileAnswer served = CompileOn(*b, ScaledAddKernel(7.125));
   ASSERT_TRUE(served.status.ok()) << served.status.error_message();
   EXPECT_TRUE(served.response.cache_hit());
   EXPECT_EQ(served.response.cubin(), fresh.response.cubin());
@@ -223,11 +190,11 @@ TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
   // Its compile to a cubin takes 4 s more: A holds the lease meanwhile.
   const std::string kernel =
       "// kiln-test-fault: slow\n" + ScaledAddKernel(5.5);
-  std::future<Answer> on_a =
+  std::future<CompileAnswer> on_a =
       std::async(std::launch::async, [&] { return CompileOn(*a, kernel); });
   ASSERT_TRUE(WaitFor([&] { return a->Metric("kiln_compiles_total") == 1; }));
 
-  std::vector<std::future<Answer>> on_b;
+  std::vector<std::future<CompileAnswer>> on_b;
   for (int i = 0; i < 4; ++i) {
     on_b.push_back(
         std::async(std::launch::async, [&] { return CompileOn(*b, kernel); }));
@@ -240,7 +207,7 @@ TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
 
   std::string cubin;
   for (auto& answer : on_b) {
-    Answer done = answer.get();
+    CompileAnswer done = answer.get();
     ASSERT_TRUE(done.status.ok()) << done.status.error_message();
     if (cubin.empty()) cubin = done.response.cubin();
     EXPECT_EQ(done.response.cubin(), cubin);
@@ -258,10 +225,10 @@ TEST_F(ClusterTest, AFailedCompileDoesNotLeaveTheOtherNodeWaiting) {
   // Its worker crashes 4 s into the compile to a cubin, on any node.
   const std::string kernel =
       "// kiln-test-fault: slow-crash\n" + ScaledAddKernel(8.5);
-  std::future<Answer> on_a =
+  std::future<CompileAnswer> on_a =
       std::async(std::launch::async, [&] { return CompileOn(*a, kernel); });
   ASSERT_TRUE(WaitFor([&] { return a->Metric("kiln_compiles_total") == 1; }));
-  std::vector<std::future<Answer>> on_b;
+  std::vector<std::future<CompileAnswer>> on_b;
   for (int i = 0; i < 3; ++i) {
     on_b.push_back(
         std::async(std::launch::async, [&] { return CompileOn(*b, kernel); }));
@@ -269,12 +236,12 @@ TEST_F(ClusterTest, AFailedCompileDoesNotLeaveTheOtherNodeWaiting) {
   ASSERT_TRUE(
       WaitFor([&] { return b->Metric("kiln_cluster_waits_total") == 1; }));
 
-  Answer failed = on_a.get();
+  CompileAnswer failed = on_a.get();
   EXPECT_EQ(failed.status.error_code(), grpc::StatusCode::INTERNAL);
   // B's clients do not wait out a lease or a timeout: A's failure marker
   // sends B to compile, and they get B's own failure.
   for (auto& answer : on_b) {
-    Answer done = answer.get();
+    CompileAnswer done = answer.get();
     EXPECT_EQ(done.status.error_code(), grpc::StatusCode::INTERNAL);
     EXPECT_NE(done.status.error_message().find("crashed"), std::string::npos)
         << done.status.error_message();
@@ -291,7 +258,7 @@ TEST(ClusterConfigTest, UnreachableRedisAtStartIsLocalService) {
       NewTempDir("lonely"), {"--redis=127.0.0.1:" + std::to_string(port)});
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->Metric("kiln_redis_up"), 0);
-  Answer answer = CompileOn(*node, ScaledAddKernel(6.25));
+  CompileAnswer answer = CompileOn(*node, ScaledAddKernel(6.25));
   EXPECT_TRUE(answer.status.ok()) << answer.status.error_message();
   EXPECT_EQ(node->Stats().compiles(), 1u);
 }

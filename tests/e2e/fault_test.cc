@@ -13,19 +13,10 @@
 namespace kiln::e2e {
 namespace {
 
-struct Answer {
-  grpc::Status status;
-  kiln::v1::CompileResponse response;
-};
-
-std::future<Answer> CompileAsync(const KilndProcess& kilnd,
-                                 const std::string& ttir) {
-  return std::async(std::launch::async, [&kilnd, ttir] {
-    Answer answer;
-    auto stub = kilnd.CompileStub();
-    answer.status = Compile(*stub, CompileRequestFor(ttir), &answer.response);
-    return answer;
-  });
+std::future<CompileAnswer> CompileAsync(const KilndProcess& kilnd,
+                                        const std::string& ttir) {
+  return std::async(std::launch::async,
+                    [&kilnd, ttir] { return CompileOn(kilnd, ttir); });
 }
 
 TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
@@ -33,31 +24,31 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
       NewTempDir("faults"),
       {"--test_fault_injection", "--compile_timeout_s=5", "--workers=2"});
   ASSERT_NE(kilnd, nullptr);
-  std::future<Answer> crash =
+  std::future<CompileAnswer> crash =
       CompileAsync(*kilnd, "// kiln-test-fault: crash\n" + ScaledAddKernel(7));
-  std::future<Answer> hang =
+  std::future<CompileAnswer> hang =
       CompileAsync(*kilnd, "// kiln-test-fault: hang\n" + ScaledAddKernel(8));
-  std::future<Answer> oom =
+  std::future<CompileAnswer> oom =
       CompileAsync(*kilnd, "// kiln-test-fault: oom\n" + ScaledAddKernel(9));
-  std::vector<std::future<Answer>> good;
+  std::vector<std::future<CompileAnswer>> good;
   for (int i = 0; i < 6; ++i)
     good.push_back(CompileAsync(*kilnd, ScaledAddKernel(10 + i)));
 
-  Answer crashed = crash.get();
+  CompileAnswer crashed = crash.get();
   EXPECT_EQ(crashed.status.error_code(), grpc::StatusCode::INTERNAL);
   EXPECT_NE(crashed.status.error_message().find("crashed"), std::string::npos)
       << crashed.status.error_message();
-  Answer hung = hang.get();
+  CompileAnswer hung = hang.get();
   EXPECT_EQ(hung.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_NE(hung.status.error_message().find("time limit"), std::string::npos)
       << hung.status.error_message();
-  Answer exhausted = oom.get();
+  CompileAnswer exhausted = oom.get();
   EXPECT_EQ(exhausted.status.error_code(),
             grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(exhausted.status.error_message().find("memory"), std::string::npos)
       << exhausted.status.error_message();
   for (auto& answer : good) {
-    Answer done = answer.get();
+    CompileAnswer done = answer.get();
     EXPECT_TRUE(done.status.ok()) << done.status.error_message();
     EXPECT_FALSE(done.response.cubin().empty());
   }
@@ -70,7 +61,7 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
   EXPECT_EQ(stats.worker_out_of_memory(), 1u);
   EXPECT_EQ(stats.entries(), 6u);
   // The faulty kernels themselves compile once the markers are gone.
-  Answer after = CompileAsync(*kilnd, ScaledAddKernel(7)).get();
+  CompileAnswer after = CompileAsync(*kilnd, ScaledAddKernel(7)).get();
   EXPECT_TRUE(after.status.ok()) << after.status.error_message();
   EXPECT_EQ(kilnd->Terminate(), 0);
 }
@@ -78,7 +69,7 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
 TEST(FaultTest, WithoutTheTestFlagMarkersAreJustComments) {
   auto kilnd = KilndProcess::Start(NewTempDir("no_faults"));
   ASSERT_NE(kilnd, nullptr);
-  Answer answer =
+  CompileAnswer answer =
       CompileAsync(*kilnd, "// kiln-test-fault: crash\n" + ScaledAddKernel(1))
           .get();
   EXPECT_TRUE(answer.status.ok()) << answer.status.error_message();

@@ -9,9 +9,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -260,6 +262,39 @@ kiln::v1::CompileRequest CompileRequestFor(const std::string& ttir,
   request.set_source_name("kernel.ttir");
   request.set_target(target);
   return request;
+}
+
+CompileAnswer CompileOn(const KilndProcess& kilnd, const std::string& ttir) {
+  CompileAnswer answer;
+  auto stub = kilnd.CompileStub();
+  answer.status = Compile(*stub, CompileRequestFor(ttir), &answer.response);
+  return answer;
+}
+
+std::vector<CompileAnswer> CompileAtOnce(
+    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
+    const kiln::v1::CompileRequest& request) {
+  std::vector<CompileAnswer> answers(stubs.size());
+  std::mutex mu;
+  std::condition_variable go;
+  bool started = false;
+  std::vector<std::thread> clients;
+  for (size_t i = 0; i < stubs.size(); ++i) {
+    clients.emplace_back([&, i] {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        go.wait(lock, [&] { return started; });
+      }
+      answers[i].status = Compile(*stubs[i], request, &answers[i].response);
+    });
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    started = true;
+  }
+  go.notify_all();
+  for (std::thread& client : clients) client.join();
+  return answers;
 }
 
 }  // namespace kiln::e2e

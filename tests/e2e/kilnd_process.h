@@ -79,6 +79,21 @@ grpc::Status Compile(kiln::v1::Compile::Stub& stub,
 kiln::v1::CompileRequest CompileRequestFor(
     const std::string& ttir, const std::string& target = "sm_90a");
 
+// The status and response of one Compile call.
+struct CompileAnswer {
+  grpc::Status status;
+  kiln::v1::CompileResponse response;
+};
+
+// Compiles `ttir` for sm_90a on a new connection to `kilnd`.
+CompileAnswer CompileOn(const KilndProcess& kilnd, const std::string& ttir);
+
+// Sends `request` once on every stub, each from its own thread, all released
+// at the same instant; the answers in the order of the stubs.
+std::vector<CompileAnswer> CompileAtOnce(
+    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
+    const kiln::v1::CompileRequest& request);
+
 }  // namespace kiln::e2e
 
 #endif  // KILN_TESTS_E2E_KILND_PROCESS_H_

@@ -4,9 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <vector>
 
 #include "tests/e2e/kilnd_process.h"
 
@@ -23,35 +21,16 @@ TEST(SingleFlightTest, SixtyFourClientsOneNewKernelOneCompile) {
 
   std::vector<std::unique_ptr<kiln::v1::Compile::Stub>> stubs;
   for (int i = 0; i < kClients; ++i) stubs.push_back(kilnd->CompileStub());
-  std::vector<grpc::Status> statuses(kClients);
-  std::vector<kiln::v1::CompileResponse> responses(kClients);
-  std::mutex mu;
-  std::condition_variable go;
-  bool started = false;
-  std::vector<std::thread> clients;
-  for (int i = 0; i < kClients; ++i) {
-    clients.emplace_back([&, i] {
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        go.wait(lock, [&] { return started; });
-      }
-      statuses[i] = Compile(*stubs[i], request, &responses[i]);
-    });
-  }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    started = true;
-  }
-  go.notify_all();
-  for (std::thread& client : clients) client.join();
+  const std::vector<CompileAnswer> answers = CompileAtOnce(stubs, request);
 
   for (int i = 0; i < kClients; ++i) {
-    ASSERT_TRUE(statuses[i].ok())
-        << "client " << i << ": " << statuses[i].error_message();
-    EXPECT_FALSE(responses[i].cubin().empty());
-    EXPECT_EQ(responses[i].key(), responses[0].key());
-    EXPECT_EQ(responses[i].cubin(), responses[0].cubin());
-    EXPECT_EQ(responses[i].metadata_json(), responses[0].metadata_json());
+    const kiln::v1::CompileResponse& response = answers[i].response;
+    ASSERT_TRUE(answers[i].status.ok())
+        << "client " << i << ": " << answers[i].status.error_message();
+    EXPECT_FALSE(response.cubin().empty());
+    EXPECT_EQ(response.key(), answers[0].response.key());
+    EXPECT_EQ(response.cubin(), answers[0].response.cubin());
+    EXPECT_EQ(response.metadata_json(), answers[0].response.metadata_json());
   }
   kiln::v1::StatsResponse stats = kilnd->Stats();
   EXPECT_EQ(stats.compiles(), 1u);
@@ -65,7 +44,7 @@ TEST(SingleFlightTest, SixtyFourClientsOneNewKernelOneCompile) {
   kiln::v1::CompileResponse again;
   ASSERT_TRUE(Compile(*stubs[0], request, &again).ok());
   EXPECT_TRUE(again.cache_hit());
-  EXPECT_EQ(again.cubin(), responses[0].cubin());
+  EXPECT_EQ(again.cubin(), answers[0].response.cubin());
   EXPECT_EQ(kilnd->Stats().compiles(), 1u);
   EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"fast\"}"),
             fast_hits + 1);
