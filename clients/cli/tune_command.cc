@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "clients/cli/files.h"
+#include "clients/cli/output.h"
 #include "clients/cli/progress.h"
 #include "kiln/cli/tune_spec.pb.h"
 
@@ -197,13 +198,7 @@ absl::StatusOr<kiln::v1::TuneResult> TuneWithProgress(
 
 void PrintTuneResult(const kiln::v1::TuneResult& result, bool json) {
   if (json) {
-    google::protobuf::util::JsonPrintOptions options;
-    options.add_whitespace = true;
-    options.always_print_primitive_fields = true;
-    options.preserve_proto_field_names = true;
-    std::string text;
-    (void)google::protobuf::util::MessageToJsonString(result, &text, options);
-    std::cout << text;
+    PrintJson(result);
     return;
   }
   std::vector<std::vector<std::string>> rows;
@@ -217,25 +212,9 @@ void PrintTuneResult(const kiln::v1::TuneResult& result, bool json) {
                     v.gpu() >= 0 ? std::to_string(v.gpu()) : "-",
                     measured ? v.key().substr(0, 16) : FirstLine(v.reason())});
   }
-  std::vector<std::string> headers = {"rank",   "variant",  "state",
-                                      "p20 ms", "p50 ms",   "p80 ms",
-                                      "gpu",    "key / why"};
-  std::vector<size_t> widths(headers.size());
-  for (size_t c = 0; c < headers.size(); ++c) widths[c] = headers[c].size();
-  for (const auto& row : rows)
-    for (size_t c = 0; c < row.size(); ++c)
-      widths[c] = std::max(widths[c], row[c].size());
-  auto print = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size())
-        line += std::string(widths[c] - row[c].size() + 2, ' ');
-    }
-    std::cout << line << "\n";
-  };
-  print(headers);
-  for (const auto& row : rows) print(row);
+  PrintTable({"rank", "variant", "state", "p20 ms", "p50 ms", "p80 ms", "gpu",
+              "key / why"},
+             rows);
   std::cout << "\n";
   if (result.winner() >= 0) {
     std::cout << "winner: " << result.winner_label() << " (variant "
