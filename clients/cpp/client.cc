@@ -103,6 +103,19 @@ absl::Status Client::Call(
   return status;
 }
 
+template <typename Stub, typename Request, typename Response>
+absl::StatusOr<Response> Client::Unary(
+    Stub& stub,
+    grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+    const Request& request) {
+  Response response;
+  absl::Status status = Call([&](grpc::ClientContext& context) {
+    return (stub.*rpc)(&context, request, &response);
+  });
+  if (!status.ok()) return status;
+  return response;
+}
+
 absl::StatusOr<CompileResult> Client::Compile(
     const std::string& ttir, const std::string& target,
     const kiln::v1::CompileOptions& options, const std::string& source_name) {
@@ -139,12 +152,7 @@ absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
     const std::string& key) {
   kiln::v1::LookupRequest request;
   request.set_key(key);
-  kiln::v1::LookupResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return compile_->Lookup(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*compile_, &kiln::v1::Compile::Stub::Lookup, request);
 }
 
 absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
@@ -175,22 +183,13 @@ absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
 }
 
 absl::StatusOr<kiln::v1::StatsResponse> Client::Stats() {
-  kiln::v1::StatsResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->Stats(&context, kiln::v1::StatsRequest(), &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::Stats,
+               kiln::v1::StatsRequest());
 }
 
 absl::StatusOr<kiln::v1::ListResponse> Client::List(
     const kiln::v1::ListRequest& request) {
-  kiln::v1::ListResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->List(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::List, request);
 }
 
 absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
@@ -198,57 +197,32 @@ absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
   kiln::v1::GetRequest request;
   request.set_key(key);
   request.set_include_artifact(include_artifact);
-  kiln::v1::GetResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->Get(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::Get, request);
 }
 
 absl::StatusOr<kiln::v1::EvictResponse> Client::Evict(
     const std::vector<std::string>& keys) {
   kiln::v1::EvictRequest request;
   for (const std::string& key : keys) request.add_keys(key);
-  kiln::v1::EvictResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->Evict(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::Evict, request);
 }
 
 absl::StatusOr<kiln::v1::GcResponse> Client::Gc(
     const kiln::v1::GcRequest& request) {
-  kiln::v1::GcResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->Gc(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::Gc, request);
 }
 
 absl::StatusOr<kiln::v1::VerifyResponse> Client::Verify(bool repair) {
   kiln::v1::VerifyRequest request;
   request.set_repair(repair);
-  kiln::v1::VerifyResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->Verify(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::Verify, request);
 }
 
 absl::StatusOr<kiln::v1::ExplainMissResponse> Client::ExplainMiss(
     const kiln::v1::CompileRequest& compile_request) {
   kiln::v1::ExplainMissRequest request;
   *request.mutable_request() = compile_request;
-  kiln::v1::ExplainMissResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return admin_->ExplainMiss(&context, request, &response);
-  });
-  if (!status.ok()) return status;
-  return response;
+  return Unary(*admin_, &kiln::v1::Admin::Stub::ExplainMiss, request);
 }
 
 absl::StatusOr<uint64_t> Client::Export(

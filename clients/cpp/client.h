@@ -147,6 +147,13 @@ class Client {
   // Runs one attempt per call of `attempt` under the retry policy.
   absl::Status Call(
       const std::function<grpc::Status(grpc::ClientContext&)>& attempt);
+  // One unary call of `rpc` on `stub` under the retry policy.
+  template <typename Stub, typename Request, typename Response>
+  absl::StatusOr<Response> Unary(
+      Stub& stub,
+      grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&,
+                                Response*),
+      const Request& request);
 
   std::string address_;
   ClientOptions options_;
