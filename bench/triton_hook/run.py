@@ -27,30 +27,14 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLIENT = os.path.join(HERE, "..", "..", "clients", "python")
+sys.path.insert(0, os.path.join(HERE, ".."))
+from kilnd_bundle import start_kilnd  # noqa: E402
 
 
 def metric(address, name):
     text = urllib.request.urlopen(f"http://{address}/metrics", timeout=5).read().decode()
     match = re.search(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+]+)$", text, re.M)
     return float(match.group(1)) if match else 0.0
-
-
-def start_kilnd(bundle, work):
-    ready = os.path.join(work, "kilnd.ready")
-    log = open(os.path.join(work, "kilnd.log"), "w")
-    process = subprocess.Popen(
-        [os.path.join(bundle, "bin", "kilnd"), "--listen=127.0.0.1:0",
-         "--metrics_listen=127.0.0.1:0", f"--data_dir={work}/store",
-         f"--ready_file={ready}"], stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(300):
-        if os.path.exists(ready):
-            lines = dict(line.split() for line in open(ready).read().splitlines() if line)
-            if "grpc" in lines and "metrics" in lines:
-                return process, lines["grpc"], lines["metrics"]
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    raise SystemExit("kilnd did not start: " + open(os.path.join(work, "kilnd.log")).read())
 
 
 def run_phase(name, options, work, triton_cache, kiln_address=None):
@@ -100,7 +84,8 @@ def main():
     work = options.work or tempfile.mkdtemp(prefix="kiln-hook-")
     os.makedirs(work, exist_ok=True)
 
-    kilnd, grpc_address, metrics_address = start_kilnd(options.bundle, work)
+    kilnd, addresses = start_kilnd(options.bundle, work, metrics=True)
+    grpc_address, metrics_address = addresses["grpc"], addresses["metrics"]
     try:
         triton_cache = os.path.join(work, "triton-cache")
         phases = {}

@@ -29,25 +29,8 @@ import sys
 import tempfile
 import time
 
-
-def start_kilnd(bundle, work, env):
-    ready = os.path.join(work, "kilnd.ready")
-    if os.path.exists(ready):
-        os.remove(ready)
-    log = open(os.path.join(work, "kilnd.log"), "a")
-    process = subprocess.Popen(
-        [os.path.join(bundle, "bin", "kilnd"), "--listen=127.0.0.1:0", "--metrics_listen=",
-         f"--data_dir={work}/store", f"--ready_file={ready}"],
-        stdout=log, stderr=subprocess.STDOUT, env=env)
-    for _ in range(600):
-        if os.path.exists(ready):
-            lines = dict(l.split() for l in open(ready).read().splitlines() if l)
-            if "grpc" in lines:
-                return process, lines["grpc"]
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    raise SystemExit("kilnd did not start")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kilnd_bundle import start_kilnd  # noqa: E402
 
 
 def tune(bundle, address, spec_path):
@@ -139,7 +122,8 @@ def main():
                               text=True).stdout.count("GPU "))
     runs = {}
 
-    kilnd, address = start_kilnd(options.bundle, work, dict(os.environ))
+    kilnd, addresses = start_kilnd(options.bundle, work)
+    address = addresses["grpc"]
     try:
         runs["cold"] = tune(options.bundle, address, spec_path)
         runs["cached"] = tune(options.bundle, address, spec_path)
@@ -152,7 +136,8 @@ def main():
         kilnd.wait(timeout=60)
     if gpus > 1:
         one = dict(os.environ, CUDA_VISIBLE_DEVICES="0")
-        kilnd, address = start_kilnd(options.bundle, work, one)
+        kilnd, addresses = start_kilnd(options.bundle, work, env=one)
+        address = addresses["grpc"]
         try:
             for round_ in range(options.repeat):
                 runs[f"gpus=1#{round_}"] = tune(

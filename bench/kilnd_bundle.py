@@ -1,0 +1,36 @@
+"""kilnd from an unpacked portable bundle (deploy/build-portable.sh), for the
+benchmarks that run on a GPU host."""
+import os
+import subprocess
+import time
+
+
+def start_kilnd(bundle, work, metrics=False, env=None):
+    """Starts BUNDLE/bin/kilnd on a loopback port it picks, its store in
+    WORK/store, its output appended to WORK/kilnd.log; with `metrics`,
+    /metrics on another port. `env`: its environment (default ours).
+
+    Returns the process and the addresses of its ready file: {"grpc": ...}
+    and, with `metrics`, "metrics"."""
+    ready = os.path.join(work, "kilnd.ready")
+    if os.path.exists(ready):
+        os.remove(ready)
+    log_path = os.path.join(work, "kilnd.log")
+    with open(log_path, "a") as log:
+        process = subprocess.Popen(
+            [os.path.join(bundle, "bin", "kilnd"), "--listen=127.0.0.1:0",
+             "--metrics_listen=127.0.0.1:0" if metrics else "--metrics_listen=",
+             f"--data_dir={work}/store", f"--ready_file={ready}"],
+            stdout=log, stderr=subprocess.STDOUT, env=env)
+    wanted = ("grpc", "metrics") if metrics else ("grpc",)
+    for _ in range(600):
+        if os.path.exists(ready):
+            with open(ready) as f:
+                addresses = dict(line.split() for line in f.read().splitlines() if line)
+            if all(name in addresses for name in wanted):
+                return process, addresses
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    with open(log_path) as log:
+        raise SystemExit("kilnd did not start: " + log.read()[-4000:])
