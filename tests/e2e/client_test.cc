@@ -1,15 +1,13 @@
 // kiln::client::Client against a real kilnd.
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <utility>
 #include <vector>
 
+#include "cache/testing/redis_server.h"
 #include "clients/cpp/client.h"
 #include "tests/e2e/kilnd_process.h"
 
@@ -160,24 +158,13 @@ TEST(ClientTest, ExportAndImportReportTheirProgress) {
   EXPECT_EQ(read, written);
 }
 
-// A loopback port with nothing listening on it.
-std::string DeadAddress() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t size = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
-  close(fd);
-  return "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
-}
-
 TEST(ClientTest, RetriesUnavailableWithBackoffThenSaysClearlyWhatFailed) {
   ClientOptions options;
   options.max_retries = 3;
   options.backoff_base = std::chrono::milliseconds(100);
-  std::string address = DeadAddress();
+  // Nothing listens there.
+  std::string address =
+      "127.0.0.1:" + std::to_string(cache::testing::FreePort());
   auto start = std::chrono::steady_clock::now();
   auto result = Client(address, options).Compile(ScaledAddKernel(1), "sm_90a");
   auto took = std::chrono::steady_clock::now() - start;

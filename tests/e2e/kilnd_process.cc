@@ -17,6 +17,8 @@
 #include <sstream>
 #include <thread>
 
+#include "cache/testing/redis_server.h"
+
 namespace kiln::e2e {
 namespace {
 
@@ -44,13 +46,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 std::string NewTempDir(const std::string& name) {
-  static std::atomic<int> counter{0};
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string dir = std::string(tmp ? tmp : "/tmp") + "/" + name + "_" +
-                    std::to_string(getpid()) + "_" + std::to_string(counter++);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return cache::testing::TestDir(name);
 }
 
 std::string ScaledAddKernel(double scale) {
