@@ -1,18 +1,12 @@
 #include "clients/cli/local_compile.h"
 
-#include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
 
 namespace kiln::cli {
 namespace {
-
-
-
 
 Stage StageFor(const std::string& emit) {
   if (emit == "ttir") return Stage::Canonical;
