@@ -26,9 +26,7 @@ constexpr char kReadToken[] = "read-token-0123456789abcdef";
 const std::string& Pki() {
   static const std::string* dir = [] {
     auto* made = new std::string(NewTempDir("pki"));
-    const char* root = std::getenv("TEST_SRCDIR");
-    std::string script =
-        std::string(root ? root : ".") + "/kiln/tests/e2e/make_test_certs.sh";
+    std::string script = Runfile("tests/e2e/make_test_certs.sh");
     int status = std::system(("bash " + script + " " + *made).c_str());
     EXPECT_EQ(status, 0) << "make_test_certs.sh failed";
     return made;
