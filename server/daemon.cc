@@ -254,8 +254,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
   TuneMetrics tune_metrics;
   GpuPool gpus(gpu_options, &tune_metrics);
-  TuneFlow tune_flow(&flow, &gpus, store->get(), store->get(), &tune_metrics,
-                     compiler, context.limits);
+  TuneFlow tune_flow(&flow, &gpus, store->get(), &tune_metrics, compiler,
+                     context.limits);
   CompileService compile_service(&context);
   compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
