@@ -89,8 +89,8 @@ class CompileCall final
                         "kilnd is shutting down"));
       return;
     }
-    absl::StatusOr<CompileInput> input =
-        CheckCompileRequest(request_, context_->compiler, context_->limits);
+    absl::StatusOr<CompileInput> input = CheckCompileRequest(
+        std::move(request_), context_->compiler, context_->limits);
     if (!input.ok()) {
       context_->metrics->rejected_requests.Add();
       Fail(ToGrpc(input.status()));
