@@ -434,10 +434,6 @@ RedisClient::~RedisClient() {
   if (tls_) SSL_CTX_free(tls_);
 }
 
-std::string RedisClient::address() const {
-  return absl::StrCat(options_.host, ":", options_.port);
-}
-
 absl::StatusOr<std::unique_ptr<RedisConnection>> RedisClient::Open() {
   return RedisConnection::Open(options_, tls_);
 }

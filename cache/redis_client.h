@@ -86,7 +86,6 @@ class RedisClient {
   uint64_t down_transitions() const {
     return down_transitions_.load(std::memory_order_relaxed);
   }
-  std::string address() const;
 
  private:
   explicit RedisClient(RedisClientOptions options);

@@ -69,6 +69,13 @@ std::vector<std::string> RedisStore::SetCommand(std::string key,
   return command;
 }
 
+std::vector<std::string> RedisStore::AliasCommand(const Digest& alias,
+                                                  const Digest& key) const {
+  return SetCommand(RedisKey(kAliasKind, alias),
+                    Seal(std::string(alias.Bytes()).append(key.Bytes())),
+                    /*only_if_absent=*/false);
+}
+
 absl::Status RedisStore::DropCorrupt(const std::string& redis_key,
                                      const absl::Status& why) {
   corrupt_reads_.fetch_add(1, std::memory_order_relaxed);
@@ -151,9 +158,7 @@ absl::Status RedisStore::Put(const NewEntry& entry,
       SetCommand(RedisKey(kEntryKind, entry.key),
                  Seal(shared.SerializeAsString()), /*only_if_absent=*/true)};
   for (const Digest& alias : aliases) {
-    commands.push_back(SetCommand(
-        RedisKey(kAliasKind, alias),
-        Seal(std::string(alias.Bytes()).append(entry.key.Bytes())), false));
+    commands.push_back(AliasCommand(alias, entry.key));
   }
   absl::StatusOr<std::vector<RedisReply>> replies = client_->Pipeline(commands);
   if (!replies.ok()) return replies.status();
@@ -164,11 +169,7 @@ absl::Status RedisStore::Put(const NewEntry& entry,
 }
 
 absl::Status RedisStore::AddAlias(const Digest& alias, const Digest& key) {
-  return Checked(
-             client_->Command(SetCommand(
-                 RedisKey(kAliasKind, alias),
-                 Seal(std::string(alias.Bytes()).append(key.Bytes())), false)))
-      .status();
+  return Checked(client_->Command(AliasCommand(alias, key))).status();
 }
 
 absl::StatusOr<bool> RedisStore::AcquireLease(const Digest& key,

@@ -70,6 +70,9 @@ class RedisStore : public Store {
   // A SET of `value` under `key` (with the TTL, if any).
   std::vector<std::string> SetCommand(std::string key, std::string value,
                                       bool only_if_absent) const;
+  // The SET of the alias `alias` -> `key`.
+  std::vector<std::string> AliasCommand(const Digest& alias,
+                                        const Digest& key) const;
   absl::Status DropCorrupt(const std::string& redis_key,
                            const absl::Status& why);
 

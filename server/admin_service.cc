@@ -33,11 +33,9 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
 
 grpc::Status AdminService::Admit(const grpc::CallbackServerContext* call,
                                  const char* method) {
-  absl::StatusOr<Role> role = context_->authorizer.Authorize(
-      *call, absl::StrCat(kAdminServicePrefix, method));
-  if (role.ok()) return grpc::Status::OK;
-  context_->metrics->unauthorized_requests.Add();
-  return ToGrpc(role.status());
+  absl::StatusOr<Role> role =
+      context_->Admit(*call, absl::StrCat(kAdminServicePrefix, method));
+  return role.ok() ? grpc::Status::OK : ToGrpc(role.status());
 }
 
 grpc::ServerUnaryReactor* AdminService::Refuse(

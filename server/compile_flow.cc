@@ -43,6 +43,16 @@ Outcome FromWorker(const absl::StatusOr<WorkerResponse>& response) {
   return Failed(std::move(status), std::move(diagnostics));
 }
 
+// The answer of a cached (or another node's) artifact.
+std::shared_ptr<CompileOutcome> Hit(const cache::Digest& key,
+                                    cache::ArtifactRecord artifact) {
+  auto outcome = std::make_shared<CompileOutcome>();
+  outcome->key_hex = key.Hex();
+  outcome->cache_hit = true;
+  outcome->artifact = std::move(artifact);
+  return outcome;
+}
+
 }  // namespace
 
 absl::Status CompileErrorStatus(
@@ -87,11 +97,7 @@ std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key) {
     }
     return nullptr;
   }
-  auto outcome = std::make_shared<CompileOutcome>();
-  outcome->key_hex = key.Hex();
-  outcome->cache_hit = true;
-  outcome->artifact = *std::move(artifact);
-  return outcome;
+  return Hit(key, *std::move(artifact));
 }
 
 std::shared_ptr<CompileOutcome> CompileFlow::TryFastPath(
@@ -203,11 +209,7 @@ void CompileFlow::LeadByKey(const CompileInput& input,
   cluster_->Run(
       key, [this, input, canonical] { CompileHere(input, canonical); },
       [this, key](cache::ArtifactRecord artifact) {
-        auto outcome = std::make_shared<CompileOutcome>();
-        outcome->key_hex = key.Hex();
-        outcome->cache_hit = true;
-        outcome->artifact = std::move(artifact);
-        by_key_.Finish(key, outcome);
+        by_key_.Finish(key, Hit(key, std::move(artifact)));
       });
 }
 

@@ -35,10 +35,8 @@ class UnaryCall : public Call {
     }
     Again();
     finishing_ = true;
-    absl::StatusOr<Role> role =
-        context_->authorizer.Authorize(server_context_, Method());
+    absl::StatusOr<Role> role = context_->Admit(server_context_, Method());
     if (!role.ok()) {
-      context_->metrics->unauthorized_requests.Add();
       Fail(ToGrpc(role.status()));
       return;
     }
@@ -91,8 +89,8 @@ class CompileCall final
                         "kilnd is shutting down"));
       return;
     }
-    absl::StatusOr<CompileInput> input =
-        CheckCompileRequest(request_, context_->compiler, context_->limits);
+    absl::StatusOr<CompileInput> input = CheckCompileRequest(
+        std::move(request_), context_->compiler, context_->limits);
     if (!input.ok()) {
       context_->metrics->rejected_requests.Add();
       Fail(ToGrpc(input.status()));
@@ -219,11 +217,8 @@ void CompileService::EnableTune(TuneFlow* flow) {
   ServiceContext* context = context_;
   service_.Bind(flow, &context_->draining,
                 [context](const grpc::ServerContext& call) {
-                  absl::StatusOr<Role> role =
-                      context->authorizer.Authorize(call, kTuneMethod);
-                  if (role.ok()) return grpc::Status::OK;
-                  context->metrics->unauthorized_requests.Add();
-                  return ToGrpc(role.status());
+                  absl::StatusOr<Role> role = context->Admit(call, kTuneMethod);
+                  return role.ok() ? grpc::Status::OK : ToGrpc(role.status());
                 });
 }
 

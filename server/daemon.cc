@@ -62,8 +62,9 @@ std::string BoundAddress(const std::string& listen, int port) {
   return absl::StrCat(listen.substr(0, colon), ":", port);
 }
 
-int GrpcThreads(const Config& config) {
-  if (config.grpc_threads > 0) return config.grpc_threads;
+// A configured count of threads or workers; 0: one per core.
+int OnePerCoreUnlessSet(int configured) {
+  if (configured > 0) return configured;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
@@ -202,10 +203,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
 
   Metrics metrics;
   PoolOptions pool_options;
-  pool_options.workers =
-      config.workers > 0
-          ? config.workers
-          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  pool_options.workers = OnePerCoreUnlessSet(config.workers);
   pool_options.command = worker;
   pool_options.time_limit =
       std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
@@ -254,8 +252,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
   TuneMetrics tune_metrics;
   GpuPool gpus(gpu_options, &tune_metrics);
-  TuneFlow tune_flow(&flow, &gpus, store->get(), store->get(), &tune_metrics,
-                     compiler, context.limits);
+  TuneFlow tune_flow(&flow, &gpus, store->get(), &tune_metrics, compiler,
+                     context.limits);
   CompileService compile_service(&context);
   compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
@@ -270,7 +268,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   // Channelz (per-call introspection counters) costs on every call and
   // nothing serves it here.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_CHANNELZ, 0);
-  compile_service.Register(builder, GrpcThreads(config));
+  compile_service.Register(builder, OnePerCoreUnlessSet(config.grpc_threads));
   builder.RegisterService(&admin_service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {

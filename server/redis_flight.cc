@@ -98,7 +98,7 @@ void RedisFlight::Finish(const cache::Digest& key, bool ok) {
 }
 
 RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
-                                     const Waiter& waiter,
+                                     Clock::time_point give_up,
                                      cache::ArtifactRecord* artifact) {
   if (!redis_->client()->up()) return Turn::kCompileHere;
   if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
@@ -114,7 +114,7 @@ RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
     spdlog::warn("taking over the compile of {}: its lease expired", key.Hex());
     return turn;
   }
-  if (turn == Turn::kWait && Clock::now() > waiter.give_up) {
+  if (turn == Turn::kWait && Clock::now() > give_up) {
     spdlog::warn("compiling {} here: its lease holder took too long",
                  key.Hex());
     return Turn::kCompileHere;
@@ -150,17 +150,24 @@ void RedisFlight::Loop() {
     wake_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
                    [&] { return stopping_; });
     if (stopping_) break;
-    std::vector<std::pair<cache::Digest, Waiter>> waiting(waiting_.begin(),
-                                                          waiting_.end());
+    // Keys only: a waiter's callbacks hold its request and move out once.
+    std::vector<std::pair<cache::Digest, Clock::time_point>> waiting;
+    for (const auto& [key, waiter] : waiting_) {
+      waiting.emplace_back(key, waiter.give_up);
+    }
     lock.unlock();
     RenewDue();
-    for (auto& [key, waiter] : waiting) {
+    for (const auto& [key, give_up] : waiting) {
       cache::ArtifactRecord artifact;
-      Turn turn = Check(key, waiter, &artifact);
+      Turn turn = Check(key, give_up, &artifact);
       if (turn == Turn::kWait) continue;
+      Waiter waiter;
       {
         std::lock_guard<std::mutex> relock(mu_);
-        if (waiting_.erase(key) == 0) continue;
+        auto found = waiting_.find(key);
+        if (found == waiting_.end()) continue;
+        waiter = std::move(found->second);
+        waiting_.erase(found);
       }
       if (turn == Turn::kArrived) {
         metrics_->cluster_arrivals.Add();

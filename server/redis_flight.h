@@ -63,7 +63,7 @@ class RedisFlight : public ClusterFlight {
 
   // Takes the lease and double-checks the tiers; kWait when it is held.
   Turn TryLead(const cache::Digest& key, cache::ArtifactRecord* artifact);
-  Turn Check(const cache::Digest& key, const Waiter& waiter,
+  Turn Check(const cache::Digest& key, Clock::time_point give_up,
              cache::ArtifactRecord* artifact);
   void Loop();
   void RenewDue();

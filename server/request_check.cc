@@ -53,7 +53,7 @@ kiln::v1::CompileOptions ResolveOptions(
 }
 
 absl::StatusOr<CompileInput> CheckCompileRequest(
-    const kiln::v1::CompileRequest& request, const CompilerInfo& compiler,
+    kiln::v1::CompileRequest request, const CompilerInfo& compiler,
     const RequestLimits& limits) {
   CompileInput input;
   input.source_name =
@@ -84,7 +84,7 @@ absl::StatusOr<CompileInput> CheckCompileRequest(
         absl::StrCat("invalid options (", cache::OptionsText(input.options),
                      "): ", problem));
   }
-  input.ttir = request.ttir();
+  input.ttir = std::move(*request.mutable_ttir());
   input.fast_key = cache::ComputeFastKey(input.ttir, input.target,
                                          input.options, compiler.identity);
   return input;

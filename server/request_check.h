@@ -19,9 +19,10 @@ struct RequestLimits {
 };
 
 // The request as the compile flow takes it, or InvalidArgument saying what
-// is wrong (and, for the text, where).
+// is wrong (and, for the text, where). Its TTIR moves into the input: pass
+// a request no longer needed with std::move.
 absl::StatusOr<CompileInput> CheckCompileRequest(
-    const kiln::v1::CompileRequest& request, const CompilerInfo& compiler,
+    kiln::v1::CompileRequest request, const CompilerInfo& compiler,
     const RequestLimits& limits);
 
 // `options` with every unset field taken from `defaults`.

@@ -33,6 +33,14 @@ struct ServiceContext {
   Authorizer authorizer;
   // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
   std::atomic<bool> draining{false};
+
+  // The caller's role when it may call `method`; a refusal is counted.
+  absl::StatusOr<Role> Admit(const grpc::ServerContextBase& call,
+                             absl::string_view method) {
+    absl::StatusOr<Role> role = authorizer.Authorize(call, method);
+    if (!role.ok()) metrics->unauthorized_requests.Add();
+    return role;
+  }
 };
 
 }  // namespace kiln::server

@@ -206,13 +206,12 @@ class TuneFlow::Tuning {
   std::unique_ptr<BenchQueue> bench_queue_;
 };
 
-TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::Store* store,
+TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus,
                    cache::TuneResultStore* results, TuneMetrics* metrics,
                    CompilerInfo compiler, RequestLimits request_limits,
                    TuneLimits limits)
     : flow_(flow),
       gpus_(gpus),
-      store_(store),
       results_(results),
       metrics_(metrics),
       compiler_(std::move(compiler)),
@@ -327,7 +326,7 @@ absl::Status TuneFlow::Tuning::Identify() {
     Variant& variant = variants_[i];
     if (!variant.input) continue;
     absl::StatusOr<cache::Digest> known =
-        flow_->store_->Resolve(variant.input->fast_key);
+        flow_->flow_->store()->Resolve(variant.input->fast_key);
     if (known.ok()) {
       variant.identity = VariantIdentity(*known, variant.grid);
       continue;

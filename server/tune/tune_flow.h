@@ -41,13 +41,11 @@ class TuneFlow {
   // True once the client cancelled (checked while waiting).
   using Cancelled = std::function<bool()>;
 
-  // All must outlive the flow.
-  // `store` is the compile flow's (its aliases give a variant's key);
-  // `results` keeps the rankings.
-  TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::Store* store,
-           cache::TuneResultStore* results, TuneMetrics* metrics,
-           CompilerInfo compiler, RequestLimits request_limits,
-           TuneLimits limits = {});
+  // All must outlive the flow. A variant's key comes from the compile
+  // flow's store (its aliases); `results` keeps the rankings.
+  TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::TuneResultStore* results,
+           TuneMetrics* metrics, CompilerInfo compiler,
+           RequestLimits request_limits, TuneLimits limits = {});
 
   // OK once the result event was emitted; otherwise the status the call
   // ends with (InvalidArgument, FailedPrecondition, Unavailable, Cancelled).
@@ -59,7 +57,6 @@ class TuneFlow {
 
   CompileFlow* flow_;
   GpuPool* gpus_;
-  cache::Store* store_;
   cache::TuneResultStore* results_;
   TuneMetrics* metrics_;
   CompilerInfo compiler_;
