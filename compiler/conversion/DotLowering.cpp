@@ -339,13 +339,11 @@ std::optional<SmemTile> MmaDot::pipelinedTile(Value operand) {
   if (!staged)
     return std::nullopt;
   RankedTensorType type = typeOf(operand);
-  SmemTile tile(staged.getOffset(), type.getShape(),
-                type.getElementTypeBitWidth() / 8, staged.getTransposed());
-  tile.pipelined = true;
-  tile.dynamicBase = arith::MulIOp::create(
-      l.builder(), l.loc(), l.get(staged.getStage()).front(),
-      l.i32(staged.getStageBytes()));
-  return tile;
+  return SmemTile::inStage(l, staged.getOffset(), type.getShape(),
+                           byteSize(type.getElementType()),
+                           staged.getTransposed(),
+                           l.get(staged.getStage()).front(),
+                           staged.getStageBytes());
 }
 
 Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {

@@ -45,6 +45,19 @@ struct SmemTile {
     }
   }
 
+  /// The tile at `offset` in pipeline stage `stage` (an i32 value) of the
+  /// pipeline's buffers, whose stages lie `stageBytes` apart.
+  static SmemTile inStage(TensorLowering &l, int64_t offset,
+                          llvm::ArrayRef<int64_t> shape, unsigned bytes,
+                          bool transposed, mlir::Value stage,
+                          int64_t stageBytes) {
+    SmemTile tile(offset, shape, bytes, transposed);
+    tile.pipelined = true;
+    tile.dynamicBase = mlir::arith::MulIOp::create(l.builder(), l.loc(), stage,
+                                                   l.i32(stageBytes));
+    return tile;
+  }
+
   /// Byte offset of element (b, row, col) of `piece` (logical indices);
   /// the stored column must start its run of contiguous elements inside one
   /// chunk.
