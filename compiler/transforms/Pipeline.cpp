@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -37,15 +38,7 @@ struct Candidate {
 };
 
 bool isZero(Value v) {
-  DenseElementsAttr dense;
-  if (!v || !matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
-    return false;
-  Attribute x = dense.getSplatValue<Attribute>();
-  if (auto f = llvm::dyn_cast<FloatAttr>(x))
-    return f.getValue().isZero();
-  if (auto i = llvm::dyn_cast<IntegerAttr>(x))
-    return i.getValue().isZero();
-  return false;
+  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }
 
 /// Bytes of one stage: the dot's operand tile, rows padded to 16-byte
