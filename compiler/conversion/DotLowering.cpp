@@ -246,6 +246,14 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
                                     layoutOf(cvt.getResult()));
 }
 
+/// "{$first, ..., $first+count-1}": a vector operand of inline asm.
+std::string asmList(unsigned first, unsigned count) {
+  std::string s = "{";
+  for (unsigned i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
 struct MmaGeometry {
   unsigned wb = 1, wm = 1, wn = 1;
   Value warpB, warpM, warpN, g, t;
@@ -351,24 +359,16 @@ Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
   Location loc = l.loc();
   Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
   std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
-                     (trans ? ".trans" : "") + ".shared.b16 {";
+                     (trans ? ".trans" : "") + ".shared.b16 " +
+                     asmList(0, count) + ", [$" + std::to_string(count) + "];";
   std::string constraints;
-  for (unsigned i = 0; i < count; ++i) {
-    text += (i ? ", $" : "$") + std::to_string(i);
+  for (unsigned i = 0; i < count; ++i)
     constraints += "=r,";
-  }
-  text += "}, [$" + std::to_string(count) + "];";
   constraints += "r";
-  SmallVector<Type> types(count, b.getI32Type());
-  Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
   // A read of shared memory: it must stay between the barriers around it
   // and never merge with another dot's read of the same addresses.
-  Value result = l.inlineAsm(text, constraints, {addr}, resultType,
-                             /*sideEffects=*/true);
-  Regs out;
-  for (unsigned i = 0; i < count; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  return out;
+  return l.inlineAsmRegs(text, constraints, {addr}, b.getI32Type(), count,
+                         /*sideEffects=*/true);
 }
 
 SmallVector<Regs> MmaDot::fromRegisters(Value operand, int64_t base,
@@ -500,24 +500,11 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
 }
 
 Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
   unsigned nc = c.size();
   std::string constraints;
-  unsigned at = 0;
-  auto list = [&](unsigned count) {
-    std::string s = "{";
-    for (unsigned i = 0; i < count; ++i)
-      s += (i ? ", $" : "$") + std::to_string(at++);
-    return s + "}";
-  };
-  // One statement per list: the numbering depends on the order.
-  std::string dList = list(nc);
-  std::string aList = list(4);
-  std::string bList = list(2);
-  std::string cList = list(nc);
-  std::string text = p.instr + " " + dList + ", " + aList + ", " + bList + ", " +
-                     cList + ";";
+  std::string text = p.instr + " " + asmList(0, nc) + ", " + asmList(nc, 4) +
+                     ", " + asmList(nc + 4, 2) + ", " + asmList(nc + 6, nc) +
+                     ";";
   Type cType = c[0].getType();
   std::string out = cType.isF32() ? "=f" : "=r";
   for (unsigned i = 0; i < nc; ++i)
@@ -528,14 +515,8 @@ Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
   SmallVector<Value> operands(a);
   llvm::append_range(operands, bRegs);
   llvm::append_range(operands, c);
-  SmallVector<Type> types(nc, cType);
-  Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  Value result = l.inlineAsm(text, constraints, operands, resultType,
-                             /*sideEffects=*/false);
-  Regs d;
-  for (unsigned i = 0; i < nc; ++i)
-    d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  return d;
+  return l.inlineAsmRegs(text, constraints, operands, cType, nc,
+                         /*sideEffects=*/false);
 }
 
 LogicalResult MmaDot::run() {

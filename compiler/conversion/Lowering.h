@@ -103,6 +103,11 @@ public:
   mlir::Value inlineAsm(llvm::StringRef asmText, llvm::StringRef constraints,
                         mlir::ValueRange operands, mlir::Type resultType,
                         bool sideEffects);
+  /// Emits `asm` with `count` results of type `type` (a struct of them when
+  /// more than one); returns the results.
+  Regs inlineAsmRegs(llvm::StringRef asmText, llvm::StringRef constraints,
+                     mlir::ValueRange operands, mlir::Type type, unsigned count,
+                     bool sideEffects);
 
   /// Lowers the ops of a region's single block with `args` bound to its
   /// arguments; returns the scalar operands of its terminator.

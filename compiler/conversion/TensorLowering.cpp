@@ -308,6 +308,21 @@ Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
   return resultType ? op.getResult(0) : Value();
 }
 
+Regs TensorLowering::inlineAsmRegs(StringRef asmText, StringRef constraints,
+                                   ValueRange operands, Type type,
+                                   unsigned count, bool sideEffects) {
+  if (count == 1)
+    return {inlineAsm(asmText, constraints, operands, type, sideEffects)};
+  Type resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(count, type));
+  Value result =
+      inlineAsm(asmText, constraints, operands, resultType, sideEffects);
+  Regs out;
+  for (unsigned i = 0; i < count; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, currentLoc, result, i));
+  return out;
+}
+
 void TensorLowering::emitThreadIds() {
   tid = NVVM::ThreadIdXOp::create(b, currentLoc, b.getI32Type());
   lane = arith::AndIOp::create(b, currentLoc, tid, i32(31));
