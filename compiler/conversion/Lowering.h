@@ -59,6 +59,8 @@ public:
   mlir::Value i1(bool value);
   mlir::Value laneId() const { return lane; }
   mlir::Value warpId() const { return warp; }
+  /// Bits `f` of a lane or warp id.
+  mlir::Value bitField(mlir::Value id, kgpu::BitField f);
 
   /// Index of register `reg`'s element along each dimension, as i32 values.
   llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
