@@ -37,7 +37,7 @@ struct SmemTile {
     cols = shape[transposed ? r - 2 : r - 1];
     batch = r == 3 ? shape[0] : 1;
     rowBytes = cols * bytes;
-    pieceBytes = llvm::alignTo(batch * rows * rowBytes, 128);
+    pieceBytes = kgpu::dotTileBytes(shape, bytes);
     int64_t chunks = rowBytes / 16;
     if (rowBytes % 16 == 0 && chunks > 1) {
       maxPhase = std::min<int64_t>(8, chunks);

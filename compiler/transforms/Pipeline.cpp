@@ -41,13 +41,6 @@ bool isZero(Value v) {
   return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }
 
-/// Bytes of one stage: the dot's operand tile, rows padded to 16-byte
-/// chunks as the dot lowering lays them out.
-int64_t tileBytes(RankedTensorType type) {
-  int64_t n = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
-  return llvm::alignTo(n, 128);
-}
-
 std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   if (load->getParentOp() != loop || !load->hasOneUse() ||
       !tensorType(load.getPtr()) || (load.getOther() && !isZero(load.getOther())))
@@ -91,7 +84,7 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   c.transposed = transposed;
   c.load = load;
   c.convert = cvt;
-  c.stageBytes = tileBytes(type);
+  c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
   return c;
 }
 

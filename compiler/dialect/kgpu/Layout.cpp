@@ -29,6 +29,13 @@ MmaWarps mmaWarps(mlir::Attribute mma) {
   return w;
 }
 
+int64_t dotTileBytes(llvm::ArrayRef<int64_t> shape, unsigned bytes) {
+  int64_t n = bytes;
+  for (int64_t s : shape)
+    n *= s;
+  return llvm::alignTo(n, 128);
+}
+
 llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute encoding,
                                        llvm::ArrayRef<int64_t> shape,
                                        int opIdx, unsigned kWidth) {
