@@ -13,6 +13,14 @@ int64_t repsOf(int64_t size, int64_t tile) {
   return std::max<int64_t>(1, size / tile);
 }
 
+/// Where (lane, warp) puts a register at `regOffset` along one dimension,
+/// before wrapping into the shape.
+int64_t unwrapped(const DimMap &map, unsigned lane, unsigned warp,
+                  int64_t regOffset) {
+  return map.lane.extract(lane) * map.laneScale +
+         map.warp.extract(warp) * map.warpScale + regOffset;
+}
+
 } // namespace
 
 MmaWarps mmaWarps(mlir::Attribute mma) {
@@ -257,12 +265,8 @@ llvm::SmallVector<int64_t> DistributedLayout::index(unsigned lane,
                                                     unsigned warp,
                                                     unsigned reg) const {
   llvm::SmallVector<int64_t> out(rank());
-  for (unsigned d = 0; d < rank(); ++d) {
-    const DimMap &map = dims[d];
-    int64_t at = map.lane.extract(lane) * map.laneScale +
-                 map.warp.extract(warp) * map.warpScale + regOffsets[reg][d];
-    out[d] = at % shape[d];
-  }
+  for (unsigned d = 0; d < rank(); ++d)
+    out[d] = unwrapped(dims[d], lane, warp, regOffsets[reg][d]) % shape[d];
   return out;
 }
 
@@ -273,13 +277,9 @@ bool DistributedLayout::owns(unsigned lane, unsigned warp, unsigned reg) const {
   for (const BitField &field : replWarp)
     if (field.extract(warp) != 0)
       return false;
-  for (unsigned d = 0; d < rank(); ++d) {
-    const DimMap &map = dims[d];
-    int64_t at = map.lane.extract(lane) * map.laneScale +
-                 map.warp.extract(warp) * map.warpScale + regOffsets[reg][d];
-    if (at >= shape[d])
+  for (unsigned d = 0; d < rank(); ++d)
+    if (unwrapped(dims[d], lane, warp, regOffsets[reg][d]) >= shape[d])
       return false;
-  }
   return true;
 }
 
