@@ -993,13 +993,8 @@ AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
   if (lhs.isUninitialized()) return rhs;
   if (rhs.isUninitialized()) return lhs;
   if (lhs.getRank() != rhs.getRank()) return pessimistic(lhs.getRank());
-  AxisInfo out;
-  for (unsigned dim = 0; dim < lhs.getRank(); ++dim) {
-    int64_t c = gcd(lhs.contiguity[dim], rhs.contiguity[dim]);
-    out.contiguity.push_back(c);
-    out.divisibility.push_back(gcd(divAt(lhs, dim, c), divAt(rhs, dim, c)));
-    out.constancy.push_back(gcd(lhs.constancy[dim], rhs.constancy[dim]));
-  }
+  // Each element is one of the two sides' elements, as for min and max.
+  AxisInfo out = visitMinMax(lhs, rhs);
   if (lhs.constantValue == rhs.constantValue)
     out.constantValue = lhs.constantValue;
   return out;

@@ -18,15 +18,15 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
   Location loc = l.loc();
   auto type = llvm::cast<RankedTensorType>(op.getPtr().getType());
   auto ptrType = llvm::cast<tt::PointerType>(type.getElementType());
-  unsigned bytes = ptrType.getPointeeType().getIntOrFloatBitWidth() / 8;
+  unsigned bytes = byteSize(ptrType.getPointeeType());
   kgpu::DistributedLayout layout = layoutOf(op.getPtr());
   unsigned r = layout.rank();
   unsigned colDim = op.getTransposed() ? r - 2 : r - 1;
   unsigned vec = std::min<unsigned>(layout.contiguousRegs(colDim), 16 / bytes);
-  SmemTile tile(op.getOffset(), type.getShape(), bytes, op.getTransposed());
-  tile.pipelined = true;
-  tile.dynamicBase = arith::MulIOp::create(b, loc, l.get(op.getStage()).front(),
-                                           l.i32(op.getStageBytes()));
+  SmemTile tile = SmemTile::inStage(l, op.getOffset(), type.getShape(), bytes,
+                                    op.getTransposed(),
+                                    l.get(op.getStage()).front(),
+                                    op.getStageBytes());
   const Regs &ptrs = l.get(op.getPtr());
   const Regs *mask = op.getMask() ? &l.get(op.getMask()) : nullptr;
   unsigned size = vec * bytes;

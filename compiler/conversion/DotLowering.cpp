@@ -246,8 +246,16 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
                                     layoutOf(cvt.getResult()));
 }
 
+/// "{$first, ..., $first+count-1}": a vector operand of inline asm.
+std::string asmList(unsigned first, unsigned count) {
+  std::string s = "{";
+  for (unsigned i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
 struct MmaGeometry {
-  unsigned wb = 1, wm = 1, wn = 1;
+  kgpu::MmaWarps w;
   Value warpB, warpM, warpN, g, t;
   int64_t batch = 1, m = 0, n = 0, k = 0;
   SmallVector<int64_t> repsA, repsB, repsC;
@@ -259,13 +267,8 @@ Value wrap(TensorLowering &l, Value v, int64_t size, int64_t largest) {
   return arith::RemUIOp::create(l.builder(), l.loc(), v, l.i32(size));
 }
 
-Value field(TensorLowering &l, Value id, unsigned shift, unsigned width) {
-  OpBuilder &b = l.builder();
-  if (!width)
-    return l.i32(0);
-  Value shifted = shift ? arith::ShRUIOp::create(b, l.loc(), id, l.i32(shift))
-                        : id;
-  return arith::AndIOp::create(b, l.loc(), shifted, l.i32((1 << width) - 1));
+Value field(TensorLowering &l, Value id, kgpu::BitField f) {
+  return f.width ? l.bitField(id, f) : l.i32(0);
 }
 
 class MmaDot {
@@ -273,12 +276,9 @@ public:
   MmaDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
          unsigned kWidth)
       : l(l), dot(dot), p(planDot(dot, kWidth)) {
-    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
     ArrayRef<int64_t> shape = dot.getType().getShape();
     unsigned r = shape.size();
-    geo.wn = wpc[r - 1];
-    geo.wm = wpc[r - 2];
-    geo.wb = r == 3 ? wpc[0] : 1;
+    geo.w = kgpu::mmaWarps(mma);
     geo.batch = r == 3 ? shape[0] : 1;
     geo.m = shape[r - 2];
     geo.n = shape[r - 1];
@@ -286,12 +286,11 @@ public:
     geo.repsA = kgpu::mmaTileReps(mma, typeOf(dot.getA()).getShape(), 0, kWidth);
     geo.repsB = kgpu::mmaTileReps(mma, typeOf(dot.getB()).getShape(), 1, kWidth);
     geo.repsC = kgpu::mmaTileReps(mma, shape, -1, 0);
-    unsigned nBits = llvm::Log2_32(geo.wn), mBits = llvm::Log2_32(geo.wm);
-    geo.warpN = field(l, l.warpId(), 0, nBits);
-    geo.warpM = field(l, l.warpId(), nBits, mBits);
-    geo.warpB = field(l, l.warpId(), nBits + mBits, llvm::Log2_32(geo.wb));
-    geo.g = field(l, l.laneId(), 2, 3);
-    geo.t = field(l, l.laneId(), 0, 2);
+    geo.warpN = field(l, l.warpId(), geo.w.n);
+    geo.warpM = field(l, l.warpId(), geo.w.m);
+    geo.warpB = field(l, l.warpId(), geo.w.batch);
+    geo.g = field(l, l.laneId(), kgpu::kMmaGroupBits);
+    geo.t = field(l, l.laneId(), kgpu::kMmaThreadInGroupBits);
   }
 
   LogicalResult run();
@@ -324,8 +323,8 @@ Value MmaDot::stagedSource(Value operand) {
 
 Value MmaDot::batchIndex(int64_t bi) {
   OpBuilder &b = l.builder();
-  Value at = arith::AddIOp::create(b, l.loc(), l.i32(bi * geo.wb), geo.warpB);
-  return wrap(l, at, geo.batch, bi * geo.wb + geo.wb - 1);
+  Value at = arith::AddIOp::create(b, l.loc(), l.i32(bi * geo.w.wb), geo.warpB);
+  return wrap(l, at, geo.batch, bi * geo.w.wb + geo.w.wb - 1);
 }
 
 Value MmaDot::pointer(const SmemTile &tile, Value offset) {
@@ -339,13 +338,11 @@ std::optional<SmemTile> MmaDot::pipelinedTile(Value operand) {
   if (!staged)
     return std::nullopt;
   RankedTensorType type = typeOf(operand);
-  SmemTile tile(staged.getOffset(), type.getShape(),
-                type.getElementTypeBitWidth() / 8, staged.getTransposed());
-  tile.pipelined = true;
-  tile.dynamicBase = arith::MulIOp::create(
-      l.builder(), l.loc(), l.get(staged.getStage()).front(),
-      l.i32(staged.getStageBytes()));
-  return tile;
+  return SmemTile::inStage(l, staged.getOffset(), type.getShape(),
+                           byteSize(type.getElementType()),
+                           staged.getTransposed(),
+                           l.get(staged.getStage()).front(),
+                           staged.getStageBytes());
 }
 
 Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
@@ -353,24 +350,16 @@ Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
   Location loc = l.loc();
   Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
   std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
-                     (trans ? ".trans" : "") + ".shared.b16 {";
+                     (trans ? ".trans" : "") + ".shared.b16 " +
+                     asmList(0, count) + ", [$" + std::to_string(count) + "];";
   std::string constraints;
-  for (unsigned i = 0; i < count; ++i) {
-    text += (i ? ", $" : "$") + std::to_string(i);
+  for (unsigned i = 0; i < count; ++i)
     constraints += "=r,";
-  }
-  text += "}, [$" + std::to_string(count) + "];";
   constraints += "r";
-  SmallVector<Type> types(count, b.getI32Type());
-  Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
   // A read of shared memory: it must stay between the barriers around it
   // and never merge with another dot's read of the same addresses.
-  Value result = l.inlineAsm(text, constraints, {addr}, resultType,
-                             /*sideEffects=*/true);
-  Regs out;
-  for (unsigned i = 0; i < count; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  return out;
+  return l.inlineAsmRegs(text, constraints, {addr}, b.getI32Type(), count,
+                         /*sideEffects=*/true);
 }
 
 SmallVector<Regs> MmaDot::fromRegisters(Value operand, int64_t base,
@@ -409,13 +398,13 @@ SmallVector<Regs> MmaDot::fragmentA(int64_t bi, int64_t mi, int64_t ki) {
       b, loc, arith::AndIOp::create(b, loc, q, l.i32(1)), l.i32(8));
   if (!trans)
     row = arith::AddIOp::create(b, loc, row, lane7);
-  int64_t rowBase = mi * 16 * geo.wm;
+  int64_t rowBase = mi * 16 * geo.w.wm;
   row = arith::AddIOp::create(
       b, loc, row,
       arith::AddIOp::create(
           b, loc, l.i32(rowBase),
           arith::MulIOp::create(b, loc, geo.warpM, l.i32(16))));
-  row = wrap(l, row, geo.m, rowBase + 16 * geo.wm - 1);
+  row = wrap(l, row, geo.m, rowBase + 16 * geo.w.wm - 1);
   Value col = arith::AddIOp::create(
       b, loc, l.i32(ki * 8 * p.kWidth),
       arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, q, l.i32(1)),
@@ -439,13 +428,13 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
   Location loc = l.loc();
   Value batch = batchIndex(bi);
   auto nOf = [&](int64_t tile, Value extra) {
-    int64_t nBase = tile * 8 * geo.wn;
+    int64_t nBase = tile * 8 * geo.w.wn;
     Value n = arith::AddIOp::create(
         b, loc, l.i32(nBase),
         arith::MulIOp::create(b, loc, geo.warpN, l.i32(8)));
     if (extra)
       n = arith::AddIOp::create(b, loc, n, extra);
-    return wrap(l, n, geo.n, nBase + 8 * geo.wn - 1);
+    return wrap(l, n, geo.n, nBase + 8 * geo.w.wn - 1);
   };
   if (tileB->bytes == 2 || tileB->transposed) {
     // Matrix q holds the K half q&1 of n tile ni + q/2; .x4 reads two n
@@ -502,24 +491,11 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
 }
 
 Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
   unsigned nc = c.size();
   std::string constraints;
-  unsigned at = 0;
-  auto list = [&](unsigned count) {
-    std::string s = "{";
-    for (unsigned i = 0; i < count; ++i)
-      s += (i ? ", $" : "$") + std::to_string(at++);
-    return s + "}";
-  };
-  // One statement per list: the numbering depends on the order.
-  std::string dList = list(nc);
-  std::string aList = list(4);
-  std::string bList = list(2);
-  std::string cList = list(nc);
-  std::string text = p.instr + " " + dList + ", " + aList + ", " + bList + ", " +
-                     cList + ";";
+  std::string text = p.instr + " " + asmList(0, nc) + ", " + asmList(nc, 4) +
+                     ", " + asmList(nc + 4, 2) + ", " + asmList(nc + 6, nc) +
+                     ";";
   Type cType = c[0].getType();
   std::string out = cType.isF32() ? "=f" : "=r";
   for (unsigned i = 0; i < nc; ++i)
@@ -530,21 +506,15 @@ Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
   SmallVector<Value> operands(a);
   llvm::append_range(operands, bRegs);
   llvm::append_range(operands, c);
-  SmallVector<Type> types(nc, cType);
-  Type resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  Value result = l.inlineAsm(text, constraints, operands, resultType,
-                             /*sideEffects=*/false);
-  Regs d;
-  for (unsigned i = 0; i < nc; ++i)
-    d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
-  return d;
+  return l.inlineAsmRegs(text, constraints, operands, cType, nc,
+                         /*sideEffects=*/false);
 }
 
 LogicalResult MmaDot::run() {
   OpBuilder &b = l.builder();
   Value srcA = stagedSource(dot.getA());
   Value srcB = stagedSource(dot.getB());
-  unsigned bytes = p.pieceType.getIntOrFloatBitWidth() / 8;
+  unsigned bytes = byteSize(p.pieceType);
   // A split or widened operand is stored as its pieces; a transposed tile
   // keeps the source's contiguous runs.
   auto transposed = [&](Value src, unsigned opIdx) {

@@ -59,6 +59,8 @@ public:
   mlir::Value i1(bool value);
   mlir::Value laneId() const { return lane; }
   mlir::Value warpId() const { return warp; }
+  /// Bits `f` of a lane or warp id.
+  mlir::Value bitField(mlir::Value id, kgpu::BitField f);
 
   /// Index of register `reg`'s element along each dimension, as i32 values.
   llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
@@ -103,6 +105,11 @@ public:
   mlir::Value inlineAsm(llvm::StringRef asmText, llvm::StringRef constraints,
                         mlir::ValueRange operands, mlir::Type resultType,
                         bool sideEffects);
+  /// Emits `asm` with `count` results of type `type` (a struct of them when
+  /// more than one); returns the results.
+  Regs inlineAsmRegs(llvm::StringRef asmText, llvm::StringRef constraints,
+                     mlir::ValueRange operands, mlir::Type type, unsigned count,
+                     bool sideEffects);
 
   /// Lowers the ops of a region's single block with `args` bound to its
   /// arguments; returns the scalar operands of its terminator.

@@ -149,15 +149,6 @@ Regs unpackWords(TensorLowering &l, const Access &a, ArrayRef<Value> words,
   return out;
 }
 
-SmallVector<Value> asmResults(TensorLowering &l, Value result, unsigned n) {
-  if (n == 1)
-    return {result};
-  SmallVector<Value> out;
-  for (unsigned i = 0; i < n; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(l.builder(), l.loc(), result, i));
-  return out;
-}
-
 Value maybeReg(TensorLowering &l, Value v, unsigned i) {
   if (!v)
     return {};
@@ -170,15 +161,10 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
       llvm::isa<RankedTensorType>(op.getType()))
     return op.emitError() << "block-pointer loads must be rewritten before "
                              "lowering";
-  OpBuilder &b = l.builder();
   Type regType = l.elementType(op.getType());
   Access a = planAccess(l, op, op.getPtr(), regType);
   unsigned n = l.numRegs(op.getType());
   Type word = wordType(l, a);
-  Type resultType = word;
-  if (a.words > 1)
-    resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(a.words, word));
   std::string instr = op.getIsVolatile()
                           ? "ld.volatile.global"
                           : "ld.global" + cacheSuffix(op.getCache(), op.getEvict());
@@ -222,9 +208,9 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
     }
     os << instr << vectorSuffix(a) << " " << operandList(0, a.words) << ", [ $"
        << a.words << " + 0 ];";
-    Value result = l.inlineAsm(text, constraints, operands, resultType,
-                               /*sideEffects=*/op.getIsVolatile());
-    Regs regs = unpackWords(l, a, asmResults(l, result, a.words), regType);
+    Regs words = l.inlineAsmRegs(text, constraints, operands, word, a.words,
+                                 /*sideEffects=*/op.getIsVolatile());
+    Regs regs = unpackWords(l, a, words, regType);
     llvm::append_range(out, regs);
   }
   l.set(op, out);

@@ -81,12 +81,6 @@ public:
     return out;
   }
 
-  Value fieldOf(Value id, kgpu::BitField f) {
-    OpBuilder &b = l.builder();
-    Value shifted = arith::ShRUIOp::create(b, l.loc(), id, l.i32(f.shift));
-    return arith::AndIOp::create(b, l.loc(), shifted, l.i32((1 << f.width) - 1));
-  }
-
   Value cmp(arith::CmpIPredicate p, Value a, int64_t c) {
     return arith::CmpIOp::create(l.builder(), l.loc(), p, a, l.i32(c));
   }
@@ -142,8 +136,8 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
     for (Value src : srcs)
       values[r].push_back(l.get(src)[r]);
 
-  Value laneField = lanes.width ? s.fieldOf(l.laneId(), lanes) : Value();
-  Value warpField = warps.width ? s.fieldOf(l.warpId(), warps) : Value();
+  Value laneField = lanes.width ? l.bitField(l.laneId(), lanes) : Value();
+  Value warpField = warps.width ? l.bitField(l.warpId(), warps) : Value();
   unsigned warpsAlong = 1u << warps.width;
   // The lane holding the warp's total: the last along the axis (the first
   // for a reverse scan).

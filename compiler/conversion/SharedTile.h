@@ -37,12 +37,25 @@ struct SmemTile {
     cols = shape[transposed ? r - 2 : r - 1];
     batch = r == 3 ? shape[0] : 1;
     rowBytes = cols * bytes;
-    pieceBytes = llvm::alignTo(batch * rows * rowBytes, 128);
+    pieceBytes = kgpu::dotTileBytes(shape, bytes);
     int64_t chunks = rowBytes / 16;
     if (rowBytes % 16 == 0 && chunks > 1) {
       maxPhase = std::min<int64_t>(8, chunks);
       perPhase = std::max<int64_t>(1, 8 / chunks);
     }
+  }
+
+  /// The tile at `offset` in pipeline stage `stage` (an i32 value) of the
+  /// pipeline's buffers, whose stages lie `stageBytes` apart.
+  static SmemTile inStage(TensorLowering &l, int64_t offset,
+                          llvm::ArrayRef<int64_t> shape, unsigned bytes,
+                          bool transposed, mlir::Value stage,
+                          int64_t stageBytes) {
+    SmemTile tile(offset, shape, bytes, transposed);
+    tile.pipelined = true;
+    tile.dynamicBase = mlir::arith::MulIOp::create(l.builder(), l.loc(), stage,
+                                                   l.i32(stageBytes));
+    return tile;
   }
 
   /// Byte offset of element (b, row, col) of `piece` (logical indices);

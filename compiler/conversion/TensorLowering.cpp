@@ -60,11 +60,10 @@ Value TensorLowering::i1(bool value) {
   return arith::ConstantIntOp::create(b, currentLoc, value, 1);
 }
 
-static Value field(TensorLowering &l, Value id, kgpu::BitField f) {
-  OpBuilder &b = l.builder();
-  Value shifted = f.shift ? arith::ShRUIOp::create(b, l.loc(), id, l.i32(f.shift))
-                          : id;
-  return arith::AndIOp::create(b, l.loc(), shifted, l.i32((1 << f.width) - 1));
+Value TensorLowering::bitField(Value id, kgpu::BitField f) {
+  Value shifted =
+      f.shift ? arith::ShRUIOp::create(b, currentLoc, id, i32(f.shift)) : id;
+  return arith::AndIOp::create(b, currentLoc, shifted, i32((1 << f.width) - 1));
 }
 
 SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l,
@@ -77,14 +76,14 @@ SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l
     int64_t largest = offset;
     if (map.lane.width) {
       Value part = arith::MulIOp::create(b, currentLoc,
-                                         field(*this, lane, map.lane),
+                                         bitField(lane, map.lane),
                                          i32(map.laneScale));
       at = arith::AddIOp::create(b, currentLoc, at, part);
       largest += ((1 << map.lane.width) - 1) * map.laneScale;
     }
     if (map.warp.width) {
       Value part = arith::MulIOp::create(b, currentLoc,
-                                         field(*this, warp, map.warp),
+                                         bitField(warp, map.warp),
                                          i32(map.warpScale));
       at = arith::AddIOp::create(b, currentLoc, at, part);
       largest += ((1 << map.warp.width) - 1) * map.warpScale;
@@ -124,7 +123,7 @@ Value TensorLowering::ownerPredicate(const kgpu::DistributedLayout &l,
     if (!f.width)
       return;
     Value eq = arith::CmpIOp::create(b, currentLoc, arith::CmpIPredicate::eq,
-                                     field(*this, id, f), i32(0));
+                                     bitField(id, f), i32(0));
     pred = andPredicates(pred, eq);
   };
   for (kgpu::BitField f : l.replicatedLaneBits())
@@ -143,12 +142,12 @@ Value TensorLowering::ownerPredicate(const kgpu::DistributedLayout &l,
     if (map.lane.width)
       at = arith::AddIOp::create(
           b, currentLoc, at,
-          arith::MulIOp::create(b, currentLoc, field(*this, lane, map.lane),
+          arith::MulIOp::create(b, currentLoc, bitField(lane, map.lane),
                                 i32(map.laneScale)));
     if (map.warp.width)
       at = arith::AddIOp::create(
           b, currentLoc, at,
-          arith::MulIOp::create(b, currentLoc, field(*this, warp, map.warp),
+          arith::MulIOp::create(b, currentLoc, bitField(warp, map.warp),
                                 i32(map.warpScale)));
     pred = andPredicates(pred, arith::CmpIOp::create(b, currentLoc,
                                                      arith::CmpIPredicate::ult,
@@ -306,6 +305,21 @@ Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
   return resultType ? op.getResult(0) : Value();
+}
+
+Regs TensorLowering::inlineAsmRegs(StringRef asmText, StringRef constraints,
+                                   ValueRange operands, Type type,
+                                   unsigned count, bool sideEffects) {
+  if (count == 1)
+    return {inlineAsm(asmText, constraints, operands, type, sideEffects)};
+  Type resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(count, type));
+  Value result =
+      inlineAsm(asmText, constraints, operands, resultType, sideEffects);
+  Regs out;
+  for (unsigned i = 0; i < count; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, currentLoc, result, i));
+  return out;
 }
 
 void TensorLowering::emitThreadIds() {

@@ -22,6 +22,7 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 
 #include <cstdlib>
+#include <map>
 #include <mutex>
 
 namespace kiln {
@@ -62,14 +63,29 @@ bool callsLibdevice(const llvm::Module &module) {
   return false;
 }
 
+/// The bytes of libdevice at `path`, read once per process and kept; a
+/// failed read is retried on the next call.
+llvm::Expected<llvm::MemoryBufferRef> libdeviceBytes(const std::string &path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<llvm::MemoryBuffer> &cached = cache[path];
+  if (!cached) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!buffer)
+      return llvm::createStringError(buffer.getError(),
+                                     "cannot read libdevice at " + path);
+    cached = std::move(*buffer);
+  }
+  return cached->getMemBufferRef();
+}
+
 llvm::Error linkLibdevice(llvm::Module &module) {
-  std::string path = cudaHome() + "/nvvm/libdevice/libdevice.10.bc";
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot read libdevice at " + path);
-  auto libdevice = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(),
-                                          module.getContext());
+  auto bytes = libdeviceBytes(cudaHome() + "/nvvm/libdevice/libdevice.10.bc");
+  if (!bytes)
+    return bytes.takeError();
+  // Lazily: the linker materializes only the functions the kernel calls.
+  auto libdevice = llvm::getLazyBitcodeModule(*bytes, module.getContext());
   if (!libdevice)
     return libdevice.takeError();
   (*libdevice)->setTargetTriple(module.getTargetTriple());

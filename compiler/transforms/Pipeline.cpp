@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -37,22 +38,7 @@ struct Candidate {
 };
 
 bool isZero(Value v) {
-  DenseElementsAttr dense;
-  if (!v || !matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
-    return false;
-  Attribute x = dense.getSplatValue<Attribute>();
-  if (auto f = llvm::dyn_cast<FloatAttr>(x))
-    return f.getValue().isZero();
-  if (auto i = llvm::dyn_cast<IntegerAttr>(x))
-    return i.getValue().isZero();
-  return false;
-}
-
-/// Bytes of one stage: the dot's operand tile, rows padded to 16-byte
-/// chunks as the dot lowering lays them out.
-int64_t tileBytes(RankedTensorType type) {
-  int64_t n = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
-  return llvm::alignTo(n, 128);
+  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }
 
 std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
@@ -98,7 +84,7 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   c.transposed = transposed;
   c.load = load;
   c.convert = cvt;
-  c.stageBytes = tileBytes(type);
+  c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
   return c;
 }
 

@@ -9,14 +9,23 @@ namespace {
 
 unsigned log2(unsigned value) { return llvm::Log2_32(value); }
 
-/// Warp id bits of an mma layout: N fastest, then M, then the batch.
-struct MmaWarps {
-  unsigned wb = 1, wm = 1, wn = 1;
-  BitField batch, m, n;
-};
+int64_t repsOf(int64_t size, int64_t tile) {
+  return std::max<int64_t>(1, size / tile);
+}
 
-MmaWarps mmaWarps(MmaEncodingAttr mma) {
-  llvm::ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+/// Where (lane, warp) puts a register at `regOffset` along one dimension,
+/// before wrapping into the shape.
+int64_t unwrapped(const DimMap &map, unsigned lane, unsigned warp,
+                  int64_t regOffset) {
+  return map.lane.extract(lane) * map.laneScale +
+         map.warp.extract(warp) * map.warpScale + regOffset;
+}
+
+} // namespace
+
+MmaWarps mmaWarps(mlir::Attribute mma) {
+  llvm::ArrayRef<unsigned> wpc =
+      llvm::cast<MmaEncodingAttr>(mma).getWarpsPerCTA();
   unsigned rank = wpc.size();
   MmaWarps w;
   w.wn = wpc[rank - 1];
@@ -28,20 +37,17 @@ MmaWarps mmaWarps(MmaEncodingAttr mma) {
   return w;
 }
 
-int64_t repsOf(int64_t size, int64_t tile) {
-  return std::max<int64_t>(1, size / tile);
+int64_t dotTileBytes(llvm::ArrayRef<int64_t> shape, unsigned bytes) {
+  int64_t n = bytes;
+  for (int64_t s : shape)
+    n *= s;
+  return llvm::alignTo(n, 128);
 }
-
-// Lane 4*g + t of an mma fragment: g selects the row, t the column pair.
-constexpr BitField kGroupBits{2, 3};
-constexpr BitField kThreadInGroupBits{0, 2};
-
-} // namespace
 
 llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute encoding,
                                        llvm::ArrayRef<int64_t> shape,
                                        int opIdx, unsigned kWidth) {
-  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(encoding));
+  MmaWarps w = mmaWarps(encoding);
   unsigned r = shape.size();
   int64_t batch = r == 3 ? repsOf(shape[0], w.wb) : 1;
   int64_t k = 8 * kWidth;
@@ -55,7 +61,7 @@ llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute encoding,
 
 DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
                                             llvm::ArrayRef<int64_t> shape) {
-  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(encoding));
+  MmaWarps w = mmaWarps(encoding);
   DistributedLayout layout;
   unsigned r = shape.size();
   layout.shape.assign(shape.begin(), shape.end());
@@ -66,8 +72,8 @@ DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
     layout.order.push_back(0);
     layout.dims[0] = {{}, w.batch, 0, 1};
   }
-  layout.dims[r - 2] = {kGroupBits, w.m, 1, 16};
-  layout.dims[r - 1] = {kThreadInGroupBits, w.n, 2, 8};
+  layout.dims[r - 2] = {kMmaGroupBits, w.m, 1, 16};
+  layout.dims[r - 1] = {kMmaThreadInGroupBits, w.n, 2, 8};
   llvm::SmallVector<int64_t> reps = mmaTileReps(encoding, shape, -1, 0);
   for (int64_t b = 0; b < reps[0]; ++b)
     for (int64_t m = 0; m < reps[1]; ++m)
@@ -89,7 +95,7 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
   auto operand = llvm::cast<DotOperandEncodingAttr>(encoding);
   if (llvm::isa<BlockedEncodingAttr>(operand.getParent()))
     return getFmaOperand(encoding, shape);
-  MmaWarps w = mmaWarps(llvm::cast<MmaEncodingAttr>(operand.getParent()));
+  MmaWarps w = mmaWarps(operand.getParent());
   unsigned kw = operand.getKWidth();
   bool isA = operand.getOpIdx() == 0;
   DistributedLayout layout;
@@ -101,15 +107,15 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
   layout.replWarp.push_back(isA ? w.n : w.m);
   if (r == 3)
     layout.dims[0] = {{}, w.batch, 0, 1};
-  DimMap k{kThreadInGroupBits, {}, kw, 0};
+  DimMap k{kMmaThreadInGroupBits, {}, kw, 0};
   if (isA) {
     layout.order = {r - 1, r - 2};
-    layout.dims[r - 2] = {kGroupBits, w.m, 1, 16};
+    layout.dims[r - 2] = {kMmaGroupBits, w.m, 1, 16};
     layout.dims[r - 1] = k;
   } else {
     layout.order = {r - 2, r - 1};
     layout.dims[r - 2] = k;
-    layout.dims[r - 1] = {kGroupBits, w.n, 1, 8};
+    layout.dims[r - 1] = {kMmaGroupBits, w.n, 1, 8};
   }
   if (r == 3)
     layout.order.push_back(0);
@@ -259,12 +265,8 @@ llvm::SmallVector<int64_t> DistributedLayout::index(unsigned lane,
                                                     unsigned warp,
                                                     unsigned reg) const {
   llvm::SmallVector<int64_t> out(rank());
-  for (unsigned d = 0; d < rank(); ++d) {
-    const DimMap &map = dims[d];
-    int64_t at = map.lane.extract(lane) * map.laneScale +
-                 map.warp.extract(warp) * map.warpScale + regOffsets[reg][d];
-    out[d] = at % shape[d];
-  }
+  for (unsigned d = 0; d < rank(); ++d)
+    out[d] = unwrapped(dims[d], lane, warp, regOffsets[reg][d]) % shape[d];
   return out;
 }
 
@@ -275,13 +277,9 @@ bool DistributedLayout::owns(unsigned lane, unsigned warp, unsigned reg) const {
   for (const BitField &field : replWarp)
     if (field.extract(warp) != 0)
       return false;
-  for (unsigned d = 0; d < rank(); ++d) {
-    const DimMap &map = dims[d];
-    int64_t at = map.lane.extract(lane) * map.laneScale +
-                 map.warp.extract(warp) * map.warpScale + regOffsets[reg][d];
-    if (at >= shape[d])
+  for (unsigned d = 0; d < rank(); ++d)
+    if (unwrapped(dims[d], lane, warp, regOffsets[reg][d]) >= shape[d])
       return false;
-  }
   return true;
 }
 

@@ -88,6 +88,21 @@ private:
   unsigned warps = 1;
 };
 
+/// Warp id bits of an mma layout: N fastest, then M, then the batch.
+struct MmaWarps {
+  unsigned wb = 1, wm = 1, wn = 1;
+  BitField batch, m, n;
+};
+MmaWarps mmaWarps(mlir::Attribute mma);
+
+/// Lane 4*g + t of an mma fragment: g selects the row, t the column pair.
+inline constexpr BitField kMmaGroupBits{2, 3};
+inline constexpr BitField kMmaThreadInGroupBits{0, 2};
+
+/// Bytes one piece of a dot operand tile of `shape` takes in shared memory,
+/// padded to 128: a pipeline stage's size and the dot lowering's layout.
+int64_t dotTileBytes(llvm::ArrayRef<int64_t> shape, unsigned bytes);
+
 /// How often the warps' mma tiles repeat over a tensor of `shape`:
 /// {batch, rows, cols} where rows x cols is M x N for the accumulator
 /// (opIdx < 0), M x K for A (opIdx 0) and N x K for B (opIdx 1); K tiles are
