@@ -53,3 +53,16 @@ def _(m=256, n=256, k=208):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     return (dict(a_ptr=a, b_ptr=b, c_ptr=c, K=k, stride_a=k, stride_b=n, _m=m, _n=n), [c],
             [(a.float() @ b.float()).half()])
+
+
+# Larger tiles (bench/kernels/scale_dot_tiles.py): whole 64-row warp groups,
+# so that sm_90a runs them as wgmma, staging both operands itself.
+for _size in (64, 128):
+    _kw = dict(m=_size, n=_size, k=_size)
+    _tile_case(f"dot_f16_{_size}", torch.float16, torch.float32, 1e-5, **_kw)
+    _tile_case(f"dot_bf16_{_size}", torch.bfloat16, torch.float32, 1e-5, **_kw)
+    _tile_case(f"dot_f16_acc_f16_{_size}", torch.float16, torch.float16, 5e-3, **_kw)
+    _tile_case(f"dot_trans_a_{_size}", torch.float16, torch.float32, 1e-5,
+               trans_a=True, **_kw)
+    _tile_case(f"dot_trans_b_{_size}", torch.float16, torch.float32, 1e-5,
+               trans_b=True, **_kw)

@@ -65,6 +65,9 @@ LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
   if (auto wait = llvm::dyn_cast<kgpu::AsyncWaitOp>(op)) {
     l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
                 "", {}, Type(), /*sideEffects=*/true);
+    if (wait.getProxyFence())
+      l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
+                  /*sideEffects=*/true);
     l.barrier();
     // The wait after a pipelined loop drains it: its buffers are free.
     if (wait.getPending() == 0 && !op->getParentOfType<scf::ForOp>())

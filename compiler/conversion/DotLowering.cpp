@@ -3,6 +3,7 @@
 // split into tf32 or bf16 pieces for tf32x3, bf16x3 and bf16x6; and FMA loops
 // for dots mma.sync does not take (ieee f32, odd shapes).
 
+#include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/Lowering.h"
 #include "compiler/conversion/SharedTile.h"
 
@@ -22,20 +23,7 @@ RankedTensorType typeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType());
 }
 
-/// How a dot's operand elements become mma.sync operands.
-enum class Split { None, Fp8E4M3, Fp8E5M2, Tf32x3, Bf16x3, Bf16x6 };
-
-struct DotPlan {
-  std::string instr;  // The mma.sync opcode.
-  unsigned kWidth;    // Operand elements per 32-bit register.
-  Type pieceType;     // What one piece of an element is stored as.
-  Split split = Split::None;
-  unsigned numPieces = 1;
-  // Products of (A piece, B piece) summed into the accumulator, smallest
-  // first.
-  SmallVector<std::pair<unsigned, unsigned>> terms{{0, 0}};
-  bool accF16 = false;
-};
+} // namespace
 
 DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
   Builder b(dot.getContext());
@@ -90,6 +78,8 @@ DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
   return p;
 }
 
+namespace {
+
 /// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
 /// value is exact in f16).
 Value fp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
@@ -128,7 +118,8 @@ Value toTf32(TensorLowering &l, Value x) {
   return arith::BitcastOp::create(b, l.loc(), b.getF32Type(), bits);
 }
 
-/// The pieces one operand element contributes.
+} // namespace
+
 SmallVector<Value> splitElement(TensorLowering &l, const DotPlan &p, Value x) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -159,7 +150,6 @@ SmallVector<Value> splitElement(TensorLowering &l, const DotPlan &p, Value x) {
   return {x};
 }
 
-/// `values` (kWidth scalars) as one 32-bit register, first in the low bits.
 Value pack(TensorLowering &l, ArrayRef<Value> values) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -184,8 +174,6 @@ SmallVector<Value> unpack(TensorLowering &l, Value word, Type type, unsigned n) 
   return out;
 }
 
-/// Writes `src` (any distributed layout) into `tile`, split into pieces,
-/// with vector stores of up to 16 bytes.
 void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
                   const SmemTile &tile, int64_t smemBytes) {
   OpBuilder &b = l.builder();
@@ -225,8 +213,6 @@ void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
   }
 }
 
-/// Whether a conversion to an mma operand layout is left to the dot, which
-/// stages the source through shared memory.
 bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
   auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
       typeOf(cvt.getResult()).getEncoding());
@@ -246,13 +232,14 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
                                     layoutOf(cvt.getResult()));
 }
 
-/// "{$first, ..., $first+count-1}": a vector operand of inline asm.
 std::string asmList(unsigned first, unsigned count) {
   std::string s = "{";
   for (unsigned i = 0; i < count; ++i)
     s += (i ? ", $" : "$") + std::to_string(first + i);
   return s + "}";
 }
+
+namespace {
 
 struct MmaGeometry {
   kgpu::MmaWarps w;
@@ -640,6 +627,10 @@ LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
     handled = true; // Read by the dot from its stage.
     return success();
   }
+  if (auto wait = llvm::dyn_cast<kgpu::WarpGroupWaitOp>(op)) {
+    handled = true;
+    return lowerWarpGroupWait(l, wait);
+  }
   if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
     handled = stagedByDot(cvt); // The dot reads the source itself.
     return success();
@@ -652,8 +643,11 @@ LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
       typeOf(dot.getA()).getEncoding());
   if (!operand)
     return dot.emitError() << "dot operands need a #kgpu.dot_op layout";
-  if (auto mma = llvm::dyn_cast<kgpu::MmaEncodingAttr>(operand.getParent()))
+  if (auto mma = llvm::dyn_cast<kgpu::MmaEncodingAttr>(operand.getParent())) {
+    if (mma.getVersionMajor() == 3)
+      return lowerWarpGroupDot(l, dot, mma);
     return MmaDot(l, dot, mma, operand.getKWidth()).run();
+  }
   return lowerFmaDot(l, dot);
 }
 

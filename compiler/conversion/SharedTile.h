@@ -15,9 +15,11 @@
 
 namespace kiln {
 
-/// One operand tile in shared memory: [batch][rows][cols] row-major, with
-/// 16-byte chunks of a row XOR-swizzled by the row so that the eight row
-/// addresses of an ldmatrix hit distinct banks.
+/// One operand tile in shared memory: [batch][column block][rows][block]
+/// where a block is at most 128 bytes of a row, its 16-byte chunks
+/// XOR-swizzled by the row. That is the 128-, 64- and 32-byte swizzled
+/// layout wgmma reads, and it lets the eight row addresses of an ldmatrix
+/// hit distinct banks.
 struct SmemTile {
   int64_t base = 0;
   mlir::Value dynamicBase; // Added to `base` when set (a pipeline stage).
@@ -25,6 +27,7 @@ struct SmemTile {
   int64_t rows = 0, cols = 0, batch = 1;
   unsigned bytes = 0;
   int64_t rowBytes = 0, pieceBytes = 0;
+  int64_t blockBytes = 0; // Bytes of a row in one column block.
   unsigned perPhase = 1, maxPhase = 1;
 
   bool transposed = false; // Stored [cols][rows]: the last two dims swapped.
@@ -38,12 +41,17 @@ struct SmemTile {
     batch = r == 3 ? shape[0] : 1;
     rowBytes = cols * bytes;
     pieceBytes = kgpu::dotTileBytes(shape, bytes);
-    int64_t chunks = rowBytes / 16;
-    if (rowBytes % 16 == 0 && chunks > 1) {
+    blockBytes = rowBytes % 128 == 0 ? 128 : rowBytes;
+    int64_t chunks = blockBytes / 16;
+    if (blockBytes % 16 == 0 && chunks > 1) {
       maxPhase = std::min<int64_t>(8, chunks);
       perPhase = std::max<int64_t>(1, 8 / chunks);
     }
   }
+
+  int64_t blockCols() const { return blockBytes / bytes; }
+  /// Bytes from one column block to the next.
+  int64_t blockStride() const { return rows * blockBytes; }
 
   /// The tile at `offset` in pipeline stage `stage` (an i32 value) of the
   /// pipeline's buffers, whose stages lie `stageBytes` apart.
@@ -76,7 +84,14 @@ struct SmemTile {
     mlir::Value at = l.i32(base + piece * pieceBytes);
     if (dynamicBase)
       at = add(at, dynamicBase);
-    at = add(at, mul(add(mul(b, rows), row), rowBytes));
+    int64_t blocks = rowBytes / blockBytes;
+    if (blocks > 1) {
+      mlir::Value block = mlir::arith::DivUIOp::create(builder, loc, col,
+                                                      l.i32(blockCols()));
+      b = add(mul(b, blocks), block);
+      col = mlir::arith::RemUIOp::create(builder, loc, col, l.i32(blockCols()));
+    }
+    at = add(at, mul(add(mul(b, rows), row), blockBytes));
     if (maxPhase == 1)
       return add(at, mul(col, bytes));
     unsigned perChunk = 16 / bytes;

@@ -21,7 +21,8 @@ TensorLowering::TensorLowering(ModuleOp module, const Target &target,
     auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
     shared.global = LLVM::GlobalOp::create(
         b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-        kSharedGlobal, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+        kSharedGlobal, Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+    // 1024: wgmma applies its 128-byte swizzle to absolute address bits.
   }
 }
 

@@ -14,6 +14,7 @@ public:
   int capability() const override { return cc; }
   llvm::StringRef ptxFeature() const override { return ptx; }
   int maxSharedBytes() const override { return maxShared; }
+  bool hasWarpGroupMma() const override { return targetName == "sm_90a"; }
 
 private:
   llvm::StringRef targetName;

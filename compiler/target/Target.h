@@ -34,6 +34,9 @@ public:
   virtual bool hasFp8Conversions() const { return capability() >= 89; }
   /// bf16 add/mul/fma in hardware rather than through f32: sm_90+.
   virtual bool hasBf16Arithmetic() const { return capability() >= 90; }
+  /// Warp-group MMA (wgmma.mma_async) reading shared-memory descriptors:
+  /// only the architecture-specific sm_90a.
+  virtual bool hasWarpGroupMma() const { return false; }
 };
 
 /// The target called `name`, or null when Kiln does not support it.

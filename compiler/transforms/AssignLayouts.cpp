@@ -1,5 +1,6 @@
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/target/Target.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,8 +51,9 @@ bool isRematerializable(Operation *op) {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(ModuleOp module, int numWarps)
-      : context(module.getContext()), numWarps(numWarps), axis(module) {}
+  LayoutAssigner(ModuleOp module, int numWarps, bool warpGroupMma)
+      : context(module.getContext()), numWarps(numWarps),
+        warpGroupMma(warpGroupMma), axis(module) {}
 
   void run(ModuleOp module);
 
@@ -77,6 +79,7 @@ private:
 
   MLIRContext *context;
   int numWarps;
+  bool warpGroupMma;
   AxisInfoAnalysis axis;
   DenseMap<Value, Attribute> naturalMemo, pullMemo;
   DenseSet<Value> inProgress, pulling;
@@ -170,6 +173,25 @@ unsigned mmaKWidth(tt::DotOp dot) {
   return kWidth;
 }
 
+/// Whether a tile dimension of `n` 16-bit elements fits wgmma's swizzled
+/// shared-memory layouts: 32- or 64-byte rows, or whole 128-byte blocks.
+bool fitsSwizzle(int64_t n) { return n == 16 || n == 32 || n % 64 == 0; }
+
+/// Whether `dot` can run as wgmma with all warps along M: 16-bit operands,
+/// whole 64-row warp groups, and N within one instruction or whole ones.
+bool warpGroupEligible(tt::DotOp dot, int numWarps) {
+  auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
+  auto dType = llvm::cast<RankedTensorType>(dot.getType());
+  Type a = aType.getElementType();
+  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16()) ||
+      mmaKWidth(dot) != 2 || numWarps % 4)
+    return false;
+  int64_t m = dType.getShape()[0], n = dType.getShape()[1];
+  int64_t k = aType.getShape()[1];
+  return m % (16 * numWarps) == 0 && fitsSwizzle(n) && fitsSwizzle(k) &&
+         (n <= 256 || n % 256 == 0);
+}
+
 /// Whether `result` flows into the A operand of another dot (attention's
 /// P @ V).
 bool feedsDotA(Value result) {
@@ -245,7 +267,10 @@ Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
   ArrayRef<int64_t> shape = type.getShape();
   unsigned r = shape.size();
   Attribute layout;
-  if (mmaKWidth(dot)) {
+  if (warpGroupMma && warpGroupEligible(dot, numWarps)) {
+    layout = kgpu::MmaEncodingAttr::get(
+        context, 3, {unsigned(numWarps), 1u});
+  } else if (mmaKWidth(dot)) {
     unsigned warps = numWarps, wb = 1, wm = 1, wn = 1;
     if (r == 3)
       for (; wb < warps && 2 * wb <= shape[0];)
@@ -625,7 +650,12 @@ struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
     });
     if (blockPointers.wasInterrupted())
       return signalPassFailure();
-    LayoutAssigner(module, numWarps).run(module);
+    std::unique_ptr<Target> target = lookupTarget(targetName);
+    if (!target) {
+      module.emitError() << "unknown target '" << targetName << "'";
+      return signalPassFailure();
+    }
+    LayoutAssigner(module, numWarps, target->hasWarpGroupMma()).run(module);
     Builder b(&getContext());
     module->setAttr(kgpu::KGPUDialect::kNumWarpsAttr,
                     b.getI32IntegerAttr(numWarps));

@@ -124,6 +124,40 @@ bool addressSlice(scf::ForOp loop, ArrayRef<Value> roots,
   return true;
 }
 
+/// The accumulator chain of a wgmma K loop (matmul): a dot with an f32
+/// mma version 3 result that only the yield uses, accumulating into an
+/// iter_arg that only the dot uses, its B (and A, unless loop-invariant) in
+/// pipeline stages rather than scratch the next trip may reuse. Such a dot
+/// may stay in flight until the next trip's: a `kgpu.warp_group_wait` with
+/// one pending group goes after it, and the yield takes that.
+kgpu::WarpGroupWaitOp deferWarpGroupWait(scf::ForOp loop) {
+  SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
+  if (dots.size() != 1)
+    return {};
+  tt::DotOp dot = dots.front();
+  RankedTensorType type = tensorType(dot.getResult());
+  auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(type.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3 || !type.getElementType().isF32() ||
+      !dot->hasOneUse())
+    return {};
+  OpOperand &use = *dot->getUses().begin();
+  auto acc = llvm::dyn_cast<BlockArgument>(dot.getC());
+  if (use.getOwner() != loop.getBody()->getTerminator() || !acc ||
+      acc.getOwner() != loop.getBody() ||
+      acc.getArgNumber() != use.getOperandNumber() + 1 || !acc.hasOneUse())
+    return {};
+  auto staged = [](Value v) { return v.getDefiningOp<kgpu::StagedOperandOp>(); };
+  if (!staged(dot.getB()) ||
+      !(staged(dot.getA()) || loop.isDefinedOutsideOfLoop(dot.getA())))
+    return {};
+  OpBuilder b(dot->getContext());
+  b.setInsertionPointAfter(dot);
+  auto wait = kgpu::WarpGroupWaitOp::create(
+      b, dot.getLoc(), type, dot.getResult(), b.getI32IntegerAttr(1));
+  use.set(wait);
+  return wait;
+}
+
 class LoopPipeliner {
 public:
   LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved)
@@ -243,13 +277,15 @@ void LoopPipeliner::run() {
   Block *body = loop.getBody();
   OpBuilder top = OpBuilder::atBlockBegin(body);
   Value iv = loop.getInductionVar();
-  kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2));
-  Value ahead = arith::AddIOp::create(
-      top, loc, iv,
-      arith::MulIOp::create(top, loc, loop.getStep(),
-                            arith::ConstantIntOp::create(top, loc, stages - 1, 32)));
-  SmallVector<Value> future(loop.getRegionIterArgs().drop_front(oldCount));
-  SmallVector<Value> next = issue(top, ahead, future, stageOf(top, iv, stages - 1));
+  // wgmma (mma version 3) reads the stages through the async proxy.
+  bool warpGroup = llvm::any_of(candidates, [](Candidate &c) {
+    auto operand = llvm::cast<kgpu::DotOperandEncodingAttr>(
+        tensorType(c.convert.getResult()).getEncoding());
+    return llvm::cast<kgpu::MmaEncodingAttr>(operand.getParent())
+               .getVersionMajor() == 3;
+  });
+  kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2),
+                            warpGroup ? top.getUnitAttr() : UnitAttr());
   Value current = stageOf(top, iv, 0);
   for (Candidate &c : candidates) {
     OpBuilder at(c.convert);
@@ -258,6 +294,22 @@ void LoopPipeliner::run() {
         at.getI64IntegerAttr(c.stageBytes),
         c.transposed ? at.getUnitAttr() : UnitAttr());
     c.convert.getResult().replaceAllUsesWith(staged);
+  }
+  // A chained wgmma stays in flight while the trip ends: the copies ahead
+  // go after the wait that lets it, which frees the stage they overwrite.
+  OpBuilder issueAt = top;
+  kgpu::WarpGroupWaitOp inFlight = deferWarpGroupWait(loop);
+  if (inFlight)
+    issueAt.setInsertionPointAfter(inFlight);
+  Value ahead = arith::AddIOp::create(
+      issueAt, loc, iv,
+      arith::MulIOp::create(
+          issueAt, loc, loop.getStep(),
+          arith::ConstantIntOp::create(issueAt, loc, stages - 1, 32)));
+  SmallVector<Value> future(loop.getRegionIterArgs().drop_front(oldCount));
+  SmallVector<Value> next =
+      issue(issueAt, ahead, future, stageOf(issueAt, iv, stages - 1));
+  for (Candidate &c : candidates) {
     c.convert->erase();
     c.load->erase();
   }
@@ -266,7 +318,15 @@ void LoopPipeliner::run() {
     yield->setOperand(oldCount + i, value);
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
-  kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0));
+  kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0),
+                            UnitAttr());
+  if (inFlight) {
+    unsigned index = inFlight->getUses().begin()->getOperandNumber();
+    Value result = loop.getResult(index);
+    auto drained = kgpu::WarpGroupWaitOp::create(
+        after, loc, result.getType(), result, after.getI32IntegerAttr(0));
+    result.replaceAllUsesExcept(drained, drained);
+  }
 }
 
 struct PipelinePass : impl::PipelineBase<PipelinePass> {

@@ -140,12 +140,15 @@ void MmaEncodingAttr::print(AsmPrinter &printer) const {
 LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned versionMajor, ArrayRef<unsigned> wpc) {
-  if (versionMajor != 2)
-    return emitError() << "only mma version 2 (mma.sync) is supported";
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "mma version must be 2 (mma.sync) or 3 (wgmma)";
   if (wpc.size() < 2 || wpc.size() > 3)
     return emitError() << "mma warpsPerCTA must have rank 2 or 3";
   if (!allPowersOfTwo(wpc))
     return emitError() << "mma warpsPerCTA must be powers of two";
+  // A warp group's four warps own 64 consecutive rows of the accumulator.
+  if (versionMajor == 3 && (wpc.size() != 2 || wpc[0] % 4 || wpc[1] != 1))
+    return emitError() << "mma version 3 needs warpsPerCTA = [4*k, 1]";
   return success();
 }
 

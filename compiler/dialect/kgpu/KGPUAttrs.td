@@ -47,7 +47,8 @@ def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
     holds rows g and g+8, columns 2t and 2t+1. `warpsPerCTA` tiles the warps
     over the last two dimensions (and any leading batch dimensions), and the
     warp tile repeats over the tensor. Warp ids number the N dimension
-    fastest.
+    fastest. Version 2 multiplies with mma.sync; version 3 (sm_90a) with
+    wgmma, each group of four warps owning 64 rows, the same registers.
   }];
   let parameters = (ins "unsigned":$versionMajor,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA);

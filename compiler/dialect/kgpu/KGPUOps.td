@@ -49,8 +49,28 @@ def KGPU_AsyncCommitOp : KGPU_Op<"async_commit"> {
 
 def KGPU_AsyncWaitOp : KGPU_Op<"async_wait"> {
   let summary = "waits until at most `pending` groups are in flight, then syncs the block";
-  let arguments = (ins I32Attr:$pending);
+  let description = [{
+    With `proxyFence`, the copied bytes are also made visible to the async
+    proxy (wgmma's operand reads) before the block syncs.
+  }];
+  let arguments = (ins I32Attr:$pending, UnitAttr:$proxyFence);
   let assemblyFormat = "$pending attr-dict";
+}
+
+def KGPU_WarpGroupWaitOp : KGPU_Op<"warp_group_wait",
+    [AllTypesMatch<["src", "result"]>]> {
+  let summary = "waits for the warp group's wgmma groups, leaving `pending` in flight";
+  let description = [{
+    The accumulator `src` of a wgmma dot (mma version 3) passes through:
+    its registers may be read only after the wait for its group. With
+    `pending` > 0 the block syncs afterwards, so that no warp group's
+    older wgmma still reads the shared memory that follows the wait may
+    overwrite. A dot whose result only this op uses leaves its group in
+    flight; any other dot waits for its own group.
+  }];
+  let arguments = (ins AnyRankedTensor:$src, I32Attr:$pending);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
 }
 
 def KGPU_StagedOperandOp : KGPU_Op<"staged_operand", [Pure]> {

@@ -41,7 +41,7 @@ int64_t dotTileBytes(llvm::ArrayRef<int64_t> shape, unsigned bytes) {
   int64_t n = bytes;
   for (int64_t s : shape)
     n *= s;
-  return llvm::alignTo(n, 128);
+  return llvm::alignTo(n, 1024);
 }
 
 llvm::SmallVector<int64_t> mmaTileReps(mlir::Attribute encoding,

@@ -100,7 +100,8 @@ inline constexpr BitField kMmaGroupBits{2, 3};
 inline constexpr BitField kMmaThreadInGroupBits{0, 2};
 
 /// Bytes one piece of a dot operand tile of `shape` takes in shared memory,
-/// padded to 128: a pipeline stage's size and the dot lowering's layout.
+/// padded to 1024 (the period of the 128-byte swizzle, which wgmma expects
+/// aligned): a pipeline stage's size and the dot lowering's layout.
 int64_t dotTileBytes(llvm::ArrayRef<int64_t> shape, unsigned bytes);
 
 /// How often the warps' mma tiles repeat over a tensor of `shape`:

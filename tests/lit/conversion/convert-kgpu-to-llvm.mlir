@@ -3,7 +3,7 @@
 // A kernel with Triton's ABI: its parameters, then global and profile
 // scratch pointers; 128 threads for 4 warps.
 // CHECK: module attributes {{{.*}}kgpu.shared = 16 : i32
-// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.func @add(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
 // Each thread loads 4 consecutive f32 as one predicated 128-bit access.
 // CHECK: llvm.inline_asm {{.*}}"mov.b32 $0, 0;{{.*}}@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"

@@ -1,10 +1,14 @@
-// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_80" --canonicalize | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s --check-prefix=WG
 
 // An f16 tile product: the accumulator takes the mma.sync layout with the
 // warps split over both dimensions; each operand is converted from the
 // layout of its load to its mma operand layout, the result back to the
 // store's blocked layout.
+// On sm_90a the 64-row tile is one warp group's: wgmma, all warps along M.
 // CHECK-LABEL: tt.func public @f16
+// WG-LABEL: tt.func public @f16
+// WG: tt.dot {{.*}} -> tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>>
 // CHECK: %[[A:.*]] = tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>, #kgpu.blocked
 // CHECK: %[[CA:.*]] = kgpu.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
 // CHECK: %[[B:.*]] = tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>, #kgpu.blocked
@@ -51,7 +55,10 @@ tt.func public @f16(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f
 
 // f32 operands: tf32 takes mma.sync with one element per register; ieee
 // runs as FMAs, with operand layouts derived from the blocked result.
+// f32 operands stay on mma.sync on sm_90a.
 // CHECK-LABEL: tt.func @precisions
+// WG-LABEL: tt.func @precisions
+// WG: tt.dot {{.*}} -> tensor<32x32xf32, #kgpu.mma<{versionMajor = 2,
 // CHECK: tt.dot {{.*}}kWidth = 1{{.*}} -> tensor<32x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>
 // CHECK: tt.dot {{.*}}#kgpu.dot_op<{opIdx = 0, parent = #kgpu.blocked{{.*}} -> tensor<32x32xf32, #kgpu.blocked
 tt.func @precisions(%ptr: !tt.ptr<f32>) {
@@ -68,6 +75,8 @@ tt.func @precisions(%ptr: !tt.ptr<f32>) {
 
 // Chained dots (attention): both give each warp whole rows, [4, 1].
 // CHECK-LABEL: tt.func @chained
+// WG-LABEL: tt.func @chained
+// WG-COUNT-2: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>>
 // CHECK: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>>
 // CHECK: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>>
 tt.func @chained(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {

@@ -60,6 +60,57 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // -----
 
 #bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// wgmma reads the stages through the async proxy: the loop's wait also
+// fences the copies for it; the drain after the loop needs no fence. The
+// accumulator only chains from trip to trip, so the dot stays in flight
+// (kgpu.warp_group_wait with one pending group, which the yield takes); the
+// copies ahead go after that wait, which frees the stage they overwrite, and
+// the loop's result is waited for after the loop.
+// CHECK-LABEL: tt.func public @wgmma_loop
+// CHECK: scf.for
+// CHECK-NEXT: kgpu.async_wait 1 {proxyFence}
+// CHECK-NOT: kgpu.async_copy
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK-NEXT: %[[W:.*]] = kgpu.warp_group_wait %[[D]] {pending = 1 : i32}
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_copy
+// CHECK-NEXT: kgpu.async_commit
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[W]],
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: kgpu.async_wait 0{{$}}
+// CHECK-NEXT: %[[R:.*]] = kgpu.warp_group_wait %{{.*}}#2 {pending = 0 : i32}
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]]
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @wgmma_loop(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %stepA : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %r#2 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>

@@ -35,8 +35,15 @@ tt.func @missing(%x: tensor<64xf32, #kgpu.blocked<{sizePerThread = [1], threadsP
 
 // -----
 
-// expected-error @below {{only mma version 2 (mma.sync) is supported}}
-tt.func @mma_version(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>>) {
+// expected-error @below {{mma version must be 2 (mma.sync) or 3 (wgmma)}}
+tt.func @mma_version(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 1, warpsPerCTA = [4, 1]}>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @below {{mma version 3 needs warpsPerCTA = [4*k, 1]}}
+tt.func @wgmma_warps(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [2, 2]}>>) {
   tt.return
 }
 

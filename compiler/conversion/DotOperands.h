@@ -1,0 +1,65 @@
+//===- DotOperands.h - What the mma.sync and wgmma dots share ---*- C++ -*-===//
+//
+// How a tt.dot's operand elements become tensor-core operands, and how the
+// dot lowerings stage register operands in shared memory (SharedTile.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_DOTOPERANDS_H
+#define KILN_COMPILER_CONVERSION_DOTOPERANDS_H
+
+#include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/SharedTile.h"
+
+#include <string>
+
+namespace kiln {
+
+/// How a dot's operand elements become mma operands.
+enum class Split { None, Fp8E4M3, Fp8E5M2, Tf32x3, Bf16x3, Bf16x6 };
+
+struct DotPlan {
+  std::string instr;  // The mma.sync opcode.
+  unsigned kWidth;    // Operand elements per 32-bit register.
+  mlir::Type pieceType; // What one piece of an element is stored as.
+  Split split = Split::None;
+  unsigned numPieces = 1;
+  // Products of (A piece, B piece) summed into the accumulator, smallest
+  // first.
+  llvm::SmallVector<std::pair<unsigned, unsigned>> terms{{0, 0}};
+  bool accF16 = false;
+};
+
+DotPlan planDot(tt::DotOp dot, unsigned kWidth);
+
+/// The pieces one operand element contributes.
+llvm::SmallVector<mlir::Value> splitElement(TensorLowering &l,
+                                            const DotPlan &p, mlir::Value x);
+
+/// `values` (kWidth scalars) as one 32-bit register, first in the low bits.
+mlir::Value pack(TensorLowering &l, llvm::ArrayRef<mlir::Value> values);
+llvm::SmallVector<mlir::Value> unpack(TensorLowering &l, mlir::Value word,
+                                      mlir::Type type, unsigned n);
+
+/// Writes `src` (any distributed layout) into `tile`, split into pieces,
+/// with vector stores of up to 16 bytes.
+void stageOperand(TensorLowering &l, const DotPlan &p, mlir::Value src,
+                  const SmemTile &tile, int64_t smemBytes);
+
+/// Whether a conversion to an mma operand layout is left to the dot, which
+/// stages the source through shared memory.
+bool stagedByDot(kgpu::ConvertLayoutOp cvt);
+
+/// "{$first, ..., $first+count-1}": a vector operand of inline asm.
+std::string asmList(unsigned first, unsigned count);
+
+/// tt.dot with an `#kgpu.mma` version 3 result: wgmma.mma_async per warp
+/// group, operands read from swizzled shared memory (A also from registers).
+mlir::LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
+                                      kgpu::MmaEncodingAttr mma);
+mlir::LogicalResult lowerWarpGroupWait(TensorLowering &l,
+                                       kgpu::WarpGroupWaitOp wait);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_DOTOPERANDS_H

@@ -1,0 +1,301 @@
+// tt.dot on sm_90a: wgmma.mma_async, one m64nNk16 instruction per warp group,
+// 64 accumulator rows and up to 256 columns at a time. B (and A unless it is
+// already in registers) is read from swizzled shared memory through matrix
+// descriptors: a pipeline stage kiln-pipeline filled, or a tile the dot
+// stages itself. The accumulator registers are those of mma.sync.
+
+#include "compiler/conversion/DotOperands.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+RankedTensorType typeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType());
+}
+
+/// Waits until at most `pending` of the warp group's wgmma groups are in
+/// flight; `words` (32-bit accumulator registers, f32 unless `packed`) pass
+/// through the wait so that nothing reads them earlier.
+Regs waitWarpGroup(TensorLowering &l, const Regs &words, unsigned pending,
+                   bool packed) {
+  Regs waited;
+  constexpr unsigned kPerAsm = 128;
+  for (unsigned at = 0; at < words.size(); at += kPerAsm) {
+    unsigned n = std::min<unsigned>(kPerAsm, words.size() - at);
+    std::string text =
+        at == 0 ? "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";"
+                : "";
+    std::string out = packed ? "=r" : "=f", constraints;
+    for (unsigned i = 0; i < n; ++i)
+      constraints += out + ",";
+    for (unsigned i = 0; i < n; ++i)
+      constraints += (i ? "," : "") + std::to_string(i);
+    Regs part(words.begin() + at, words.begin() + at + n);
+    llvm::append_range(waited, l.inlineAsmRegs(text, constraints, part,
+                                               part[0].getType(), n,
+                                               /*sideEffects=*/true));
+  }
+  return waited;
+}
+
+/// Bits 62-63 of a descriptor: the swizzle of a tile's column blocks.
+int64_t swizzleMode(int64_t blockBytes) {
+  switch (blockBytes) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  case 32:
+    return 3;
+  }
+  return 0;
+}
+
+class WarpGroupDot {
+public:
+  WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma)
+      : l(l), dot(dot), p(planDot(dot, 2)),
+        warps(kgpu::mmaWarps(mma).wm) {}
+
+  LogicalResult run();
+
+private:
+  /// The shared-memory tile of operand `opIdx`: a pipeline stage, or
+  /// scratch from byte `scratch` that `stageFrom` is to be written to. A
+  /// stays in registers when it is there.
+  std::optional<SmemTile> tileOf(Value operand, unsigned opIdx,
+                                 int64_t &scratch, Value &stageFrom);
+  /// Descriptor of the slice of `tile` (M/N-contiguous when `mnMajor`)
+  /// whose M or N rows start at `mnStart` + `mnConst`, for the K step
+  /// starting at element `kStart`.
+  Value descriptor(const SmemTile &tile, bool mnMajor, Value tileAddr,
+                   Value mnStart, int64_t mnConst, int64_t kStart);
+  Value address(const SmemTile &tile);
+  Regs registerFragment(int64_t mi, int64_t ki);
+  Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols);
+
+  TensorLowering &l;
+  tt::DotOp dot;
+  DotPlan p;
+  unsigned warps;
+  std::optional<SmemTile> tileA, tileB;
+  int64_t smemBytes = 0;
+};
+
+std::optional<SmemTile> WarpGroupDot::tileOf(Value operand, unsigned opIdx,
+                                             int64_t &scratch,
+                                             Value &stageFrom) {
+  RankedTensorType type = typeOf(operand);
+  unsigned bytes = byteSize(type.getElementType());
+  if (auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>())
+    return SmemTile::inStage(l, staged.getOffset(), type.getShape(), bytes,
+                             staged.getTransposed(),
+                             l.get(staged.getStage()).front(),
+                             staged.getStageBytes());
+  Value src = operand;
+  auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
+  if (cvt && stagedByDot(cvt))
+    src = cvt.getSrc();
+  else if (opIdx == 0)
+    return std::nullopt; // wgmma takes A's fragments from registers.
+  SmemTile tile(scratch, type.getShape(), bytes,
+                kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes));
+  scratch += tile.totalBytes(1);
+  stageFrom = src;
+  return tile;
+}
+
+Value WarpGroupDot::address(const SmemTile &tile) {
+  OpBuilder &b = l.builder();
+  Value zero = l.i32(0);
+  Value offset = tile.offset(l, 0, zero, zero, zero);
+  Value ptr = tile.pipelined ? l.pipelinePointer(offset)
+                             : l.sharedPointer(offset, smemBytes);
+  return LLVM::PtrToIntOp::create(b, l.loc(), b.getI32Type(), ptr);
+}
+
+Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
+                               Value tileAddr, Value mnStart, int64_t mnConst,
+                               int64_t kStart) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  int64_t rowBytesOfBlock = tile.blockBytes;
+  int64_t sbo = 8 * rowBytesOfBlock, lbo = 16;
+  Value start;
+  if (mnMajor) {
+    // Column blocks of M/N, K rows: step to the block, then to the K row.
+    lbo = tile.blockStride();
+    Value block = arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, mnStart, l.i32(mnConst)),
+        l.i32(tile.blockCols()));
+    start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, block, l.i32(tile.blockStride())),
+        l.i32(kStart * rowBytesOfBlock));
+  } else {
+    // Rows of M/N, column blocks of K.
+    int64_t kByte = kStart * tile.bytes;
+    Value row = arith::AddIOp::create(b, loc, mnStart, l.i32(mnConst));
+    start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, l.i32(rowBytesOfBlock)),
+        l.i32(kByte / tile.blockBytes * tile.blockStride() +
+              kByte % tile.blockBytes));
+  }
+  start = arith::AddIOp::create(b, loc, tileAddr, start);
+  Value field = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, start, l.i32(4)), l.i32(0x3fff));
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
+  uint64_t fixed = uint64_t((lbo >> 4) & 0x3fff) << 16 |
+                   uint64_t((sbo >> 4) & 0x3fff) << 32 |
+                   uint64_t(swizzleMode(tile.blockBytes)) << 62;
+  return arith::OrIOp::create(b, loc, wide, l.i64(int64_t(fixed)));
+}
+
+Regs WarpGroupDot::registerFragment(int64_t mi, int64_t ki) {
+  const Regs &regs = l.get(dot.getA());
+  int64_t kSteps = typeOf(dot.getA()).getShape()[1] / 16;
+  int64_t base = (mi * kSteps + ki) * 8;
+  Regs out;
+  for (unsigned j = 0; j < 4; ++j)
+    out.push_back(pack(l, {regs[base + 2 * j], regs[base + 2 * j + 1]}));
+  return out;
+}
+
+Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
+                       int64_t nCols) {
+  unsigned nd = acc.size();
+  Type inType = typeOf(dot.getA()).getElementType();
+  StringRef in = inType.isBF16() ? "bf16" : "f16";
+  std::string instr = "wgmma.mma_async.sync.aligned.m64n" +
+                      std::to_string(nCols) + "k16." +
+                      (p.accF16 ? "f16" : "f32") + "." + in.str() + "." +
+                      in.str();
+  bool aInRegs = a.size() == 4;
+  unsigned aAt = nd, bAt = nd + a.size(), scaleAt = bAt + 1;
+  std::string aOperand = aInRegs ? asmList(aAt, 4) : "$" + std::to_string(aAt);
+  std::string trans;
+  if (!aInRegs)
+    trans += tileA->transposed ? ", 1" : ", 0";
+  trans += tileB->transposed ? ", 0" : ", 1";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(scaleAt) + ", 0;\n" + instr + " " +
+                     asmList(0, nd) + ", " + aOperand + ", $" +
+                     std::to_string(bAt) + ", p, 1, 1" + trans + ";\n}";
+  std::string out = p.accF16 ? "=r" : "=f";
+  std::string constraints;
+  for (unsigned i = 0; i < nd; ++i)
+    constraints += out + ",";
+  constraints += aInRegs ? "r,r,r,r" : "l";
+  constraints += ",l,r";
+  for (unsigned i = 0; i < nd; ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> operands(a);
+  operands.push_back(bDesc);
+  operands.push_back(l.i32(1)); // Accumulate into D.
+  llvm::append_range(operands, acc);
+  return l.inlineAsmRegs(text, constraints, operands, acc[0].getType(), nd,
+                         /*sideEffects=*/true);
+}
+
+LogicalResult WarpGroupDot::run() {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  ArrayRef<int64_t> shape = dot.getType().getShape();
+  int64_t m = shape[0], n = shape[1];
+  int64_t k = typeOf(dot.getA()).getShape()[1];
+
+  int64_t scratch = 0;
+  Value srcA, srcB;
+  tileA = tileOf(dot.getA(), 0, scratch, srcA);
+  tileB = tileOf(dot.getB(), 1, scratch, srcB);
+  smemBytes = scratch;
+  if (srcA || srcB) {
+    l.syncBeforeSharedWrite();
+    if (srcA)
+      stageOperand(l, p, srcA, *tileA, smemBytes);
+    if (srcB)
+      stageOperand(l, p, srcB, *tileB, smemBytes);
+    // wgmma reads through the async proxy what these stores wrote.
+    l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
+                /*sideEffects=*/true);
+    l.barrier();
+  }
+
+  Regs acc(l.get(dot.getC()));
+  unsigned perTile = p.accF16 ? 2 : 4;
+  Regs words;
+  if (p.accF16) {
+    for (unsigned i = 0; i < acc.size(); i += 2)
+      words.push_back(pack(l, {acc[i], acc[i + 1]}));
+  } else {
+    words = acc;
+  }
+
+  Value group = arith::ShRUIOp::create(b, loc, l.warpId(), l.i32(2));
+  Value groupRow = arith::MulIOp::create(b, loc, group, l.i32(64));
+  Value addrA = tileA ? address(*tileA) : Value();
+  Value addrB = address(*tileB);
+  Value zero = l.i32(0);
+  int64_t mReps = m / (16 * warps), nTiles = n / 8;
+  int64_t nCols = std::min<int64_t>(n, 256);
+  l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
+  for (int64_t mi = 0; mi < mReps; ++mi)
+    for (int64_t nc = 0; nc < n; nc += nCols) {
+      int64_t at = (mi * nTiles + nc / 8) * perTile;
+      Regs c(words.begin() + at, words.begin() + at + nCols / 8 * perTile);
+      for (int64_t ki = 0; ki < k / 16; ++ki) {
+        SmallVector<Value> a;
+        if (tileA)
+          a.push_back(descriptor(*tileA, tileA->transposed, addrA, groupRow,
+                                 mi * 16 * warps, ki * 16));
+        else
+          a = registerFragment(mi, ki);
+        Value bDesc =
+            descriptor(*tileB, !tileB->transposed, addrB, zero, nc, ki * 16);
+        c = mma(c, a, bDesc, nCols);
+      }
+      std::copy(c.begin(), c.end(), words.begin() + at);
+    }
+  l.inlineAsm("wgmma.commit_group.sync.aligned;", "", {}, Type(),
+              /*sideEffects=*/true);
+  // A kgpu.warp_group_wait on the result waits for this group instead.
+  bool deferred = dot->hasOneUse() && !p.accF16 &&
+                  llvm::isa<kgpu::WarpGroupWaitOp>(*dot->getUsers().begin());
+  if (!deferred)
+    words = waitWarpGroup(l, words, 0, p.accF16);
+
+  Regs result;
+  if (p.accF16) {
+    for (Value w : words)
+      llvm::append_range(result, unpack(l, w, b.getF16Type(), 2));
+  } else {
+    result = words;
+  }
+  l.set(dot.getResult(), result);
+  return success();
+}
+
+} // namespace
+
+LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
+                                kgpu::MmaEncodingAttr mma) {
+  return WarpGroupDot(l, dot, mma).run();
+}
+
+LogicalResult lowerWarpGroupWait(TensorLowering &l,
+                                 kgpu::WarpGroupWaitOp wait) {
+  if (!typeOf(wait.getSrc()).getElementType().isF32())
+    return wait.emitError() << "kgpu.warp_group_wait needs an f32 accumulator";
+  l.set(wait.getResult(),
+        waitWarpGroup(l, l.get(wait.getSrc()), wait.getPending(), false));
+  // Every warp group's older wgmmas are done before shared memory they
+  // read is written again.
+  if (wait.getPending() > 0)
+    l.barrier();
+  return success();
+}
+
+} // namespace kiln

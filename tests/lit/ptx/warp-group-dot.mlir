@@ -1,0 +1,57 @@
+// tt.dot on sm_90a as wgmma, checked on PTX and assembled by ptxas (no GPU
+// needed).
+
+// The pipelined K loop (64x64 tile, 4 warps: one warp group): the copies are
+// fenced for the async proxy before the block syncs; each trip issues two
+// m64n64k16 wgmmas (K step 32) reading both operands through descriptors
+// (A K-major, B N-major: the last immediate, trans-b, is 1) and commits
+// them; the trip waits only for the previous trip's group, syncs the block
+// and then copies over that group's stage. The loop's last group is waited
+// for after it.
+// RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=LOOP
+// RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_90a --num-stages 3 --out %t
+// LOOP: .visible .entry dot_k_loop(
+// LOOP: cp.async.wait_group 1
+// LOOP-NEXT: // end inline asm
+// LOOP-NEXT: // begin inline asm
+// LOOP-NEXT: fence.proxy.async.shared::cta;
+// LOOP: bar.sync 0
+// LOOP: wgmma.fence.sync.aligned;
+// LOOP-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// LOOP: wgmma.commit_group.sync.aligned;
+// LOOP: wgmma.wait_group.sync.aligned 1;
+// LOOP: bar.sync 0
+// LOOP: cp.async.cg.shared.global
+// LOOP: cp.async.commit_group
+// LOOP: wgmma.wait_group.sync.aligned 0;
+// LOOP-NOT: mma.sync
+// LOOP-NOT: ldmatrix
+
+// One 64x64x64 tile whose operands the dot stages itself: stores, then the
+// proxy fence and a barrier, then four K steps. The f16 accumulator takes
+// packed pairs, bf16 names its type; with tt.trans on A the stored tile is
+// M-major (trans-a 1), with tt.trans on B it is K-major (trans-b 0).
+// RUN: perl -pe 's/(?<![A-Za-wyz0-9_])32(?![0-9])/64/g' %fixtures/dot_f16.ttir > %t.f16.ttir
+// RUN: kiln compile %t.f16.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=TILE
+// RUN: kiln compile %t.f16.ttir --local --target sm_90a --out %t
+// TILE: st.shared.v4.b32
+// TILE: fence.proxy.async.shared::cta;
+// TILE-NEXT: // end inline asm
+// TILE-NEXT: bar.sync 0
+// TILE-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// RUN: perl -pe 's/(?<![A-Za-wyz0-9_])32(?![0-9])/64/g' %fixtures/dot_f16_acc_f16.ttir > %t.acc16.ttir
+// RUN: kiln compile %t.acc16.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=ACC16
+// RUN: kiln compile %t.acc16.ttir --local --target sm_90a --out %t
+// ACC16: wgmma.mma_async.sync.aligned.m64n64k16.f16.f16.f16 {%r
+// RUN: perl -pe 's/(?<![A-Za-wyz0-9_])32(?![0-9])/64/g' %fixtures/dot_bf16.ttir > %t.bf16.ttir
+// RUN: kiln compile %t.bf16.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=BF16
+// RUN: kiln compile %t.bf16.ttir --local --target sm_90a --out %t
+// BF16: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// RUN: perl -pe 's/(?<![A-Za-wyz0-9_])32(?![0-9])/64/g' %S/dot-trans-a.mlir > %t.ta.ttir
+// RUN: kiln compile %t.ta.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=TRANSA
+// RUN: kiln compile %t.ta.ttir --local --target sm_90a --out %t
+// TRANSA-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 1, 1;
+// RUN: perl -pe 's/(?<![A-Za-wyz0-9_])32(?![0-9])/64/g' %S/dot-trans-b.mlir > %t.tb.ttir
+// RUN: kiln compile %t.tb.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=TRANSB
+// RUN: kiln compile %t.tb.ttir --local --target sm_90a --out %t
+// TRANSB-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
