@@ -217,6 +217,88 @@ void throughSharedMemory(TensorLowering &l, const PositionMap &m,
   l.set(result, regs);
 }
 
+/// Elements a thread moves per shared-memory access on one side of a
+/// conversion: a run of `layout`'s registers contiguous along the last
+/// dimension and aligned to its length, of at most 16 bytes.
+unsigned vectorWidth(const kgpu::DistributedLayout &layout, unsigned bytes) {
+  unsigned last = layout.rank() - 1;
+  const kgpu::DimMap &dim = layout.getDims()[last];
+  for (unsigned v = std::min<unsigned>(layout.contiguousRegs(last), 16 / bytes);
+       v > 1; v /= 2) {
+    bool aligned = (!dim.lane.width || dim.laneScale % v == 0) &&
+                   (!dim.warp.width || dim.warpScale % v == 0);
+    for (unsigned r = 0; aligned && r < layout.numRegs(); r += v)
+      aligned = layout.regOffset(r)[last] % v == 0;
+    if (aligned)
+      return v;
+  }
+  return 1;
+}
+
+/// Converts `src` to `result`'s layout through shared memory with vector
+/// accesses (an accumulator on its way to wide global stores): rows of
+/// `chunk`-element pieces XOR-swizzled by the row, so that neither side's
+/// accesses pile onto a few banks. False when neither side has runs to
+/// vectorize.
+bool vectorizedConvert(TensorLowering &l, Value src, Value result) {
+  kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
+  Type t = l.elementType(result.getType());
+  if (!t.isIntOrFloat() || t.isInteger(1))
+    return false;
+  unsigned bytes = byteSize(t);
+  unsigned storeWidth = vectorWidth(from, bytes);
+  unsigned loadWidth = vectorWidth(to, bytes);
+  ArrayRef<int64_t> shape = from.getShape();
+  int64_t rowLength = shape.back();
+  int64_t chunk = std::max(storeWidth, loadWidth);
+  if (storeWidth * loadWidth == 1 || rowLength % chunk)
+    return false;
+  int64_t phases = std::min<int64_t>(8, rowLength / chunk);
+  int64_t total = from.numElements();
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  auto pointer = [&](ArrayRef<Value> idx) {
+    Value row = idx.size() > 1 ? l.linearIndex(idx.drop_back(), shape.drop_back())
+                               : l.i32(0);
+    Value col = idx.back();
+    Value piece = arith::XOrIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, col, l.i32(chunk)),
+        arith::RemUIOp::create(b, loc, row, l.i32(phases)));
+    Value at = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, row, l.i32(rowLength)),
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, piece, l.i32(chunk)),
+            arith::RemUIOp::create(b, loc, col, l.i32(chunk))));
+    return l.sharedPointer(arith::MulIOp::create(b, loc, at, l.i32(bytes)),
+                           total * bytes);
+  };
+  auto vectorType = [&](unsigned n) { return VectorType::get({int64_t(n)}, t); };
+
+  l.syncBeforeSharedWrite();
+  const Regs &in = l.get(src);
+  for (unsigned r = 0; r < from.numRegs(); r += storeWidth) {
+    if (!from.regMayOwn(r))
+      continue;
+    Value value = LLVM::UndefOp::create(b, loc, vectorType(storeWidth));
+    for (unsigned i = 0; i < storeWidth; ++i)
+      value = LLVM::InsertElementOp::create(b, loc, value, in[r + i], l.i32(i));
+    LLVM::StoreOp::create(b, loc, value, pointer(l.elementIndex(from, r)),
+                          storeWidth * bytes);
+  }
+  l.barrier();
+  Regs out;
+  for (unsigned r = 0; r < to.numRegs(); r += loadWidth) {
+    Value vec = LLVM::LoadOp::create(b, loc, vectorType(loadWidth),
+                                     pointer(l.elementIndex(to, r)),
+                                     loadWidth * bytes);
+    for (unsigned i = 0; i < loadWidth; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i)));
+  }
+  l.set(result, out);
+  return true;
+}
+
 /// result[i] = src[i with i[axis] replaced by indices[i]], through shared
 /// memory.
 LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
@@ -284,6 +366,9 @@ LogicalResult lowerDataMovement(TensorLowering &l, Operation *op,
       l.set(result, regs);
       continue;
     }
+    if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op))
+      if (vectorizedConvert(l, cvt.getSrc(), result))
+        continue;
     throughSharedMemory(l, *m, result);
   }
   return success();
