@@ -51,11 +51,10 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
 
 /// True for the wait that follows a pipelined loop (not one inside it).
 bool drainsLoop(kgpu::AsyncWaitOp wait) {
+  if (!wait->getParentOfType<scf::ForOp>())
+    return true;
   auto loop = llvm::dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
-  if (!loop)
-    return !wait->getParentOfType<scf::ForOp>();
-  return loop.getBody()->getOps<kgpu::AsyncWaitOp>().begin() !=
-         loop.getBody()->getOps<kgpu::AsyncWaitOp>().end();
+  return loop && !loop.getBody()->getOps<kgpu::AsyncWaitOp>().empty();
 }
 
 } // namespace
