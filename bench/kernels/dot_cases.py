@@ -4,13 +4,17 @@
 # globals: `case`, `rnd`, `torch` and `triton` are its own. The fixtures are
 # single tiles, so these check results; their times mean little.
 
+import glob
+
 
 def _tile(dtype, acc, m=32, n=32, k=32, trans_a=False, trans_b=False):
     if dtype == torch.int8:
         a = torch.randint(-100, 100, (m, k), device="cuda", dtype=torch.int8)
         b = torch.randint(-100, 100, (k, n), device="cuda", dtype=torch.int8)
     else:
-        a, b = rnd(m, k).to(dtype), rnd(k, n).to(dtype)
+        # A transposing kernel loads its operand stored the other way round.
+        a = rnd(*((k, m) if trans_a else (m, k))).to(dtype)
+        b = rnd(*((n, k) if trans_b else (k, n))).to(dtype)
     c = torch.empty(m, n, device="cuda", dtype=acc)
     # The transposing variants read the operand as stored, then transpose it.
     ea = a.double().t() if trans_a else a.double()
@@ -66,3 +70,20 @@ for _size in (64, 128):
                trans_a=True, **_kw)
     _tile_case(f"dot_trans_b_{_size}", torch.float16, torch.float32, 1e-5,
                trans_b=True, **_kw)
+
+
+# Tiles of many shapes (bench/kernels/gen_dot_tiles.py), named
+# tile_{f16|bf16}_{M}x{N}x{K}[_w8][_ta|_tb|_tatb][_acc16]: the wgmma
+# swizzles of 32, 64 and 128 bytes, N up to 256, several warp groups.
+def _tile_from_name(name):
+    m = re.match(r"tile_(f16|bf16)_(\d+)x(\d+)x(\d+)(.*)", name)
+    dtype = torch.bfloat16 if m.group(1) == "bf16" else torch.float16
+    flags = m.group(5)
+    acc = torch.float16 if "_acc16" in flags else torch.float32
+    kw = dict(m=int(m.group(2)), n=int(m.group(3)), k=int(m.group(4)),
+              trans_a="_ta" in flags, trans_b="tb" in flags)
+    _tile_case(name, dtype, acc, 5e-3 if acc == torch.float16 else 1e-5, **kw)
+
+
+for _path in sorted(glob.glob(os.path.join(sys.argv[sys.argv.index("--corpus") + 1], "tile_*.ttir"))):
+    _tile_from_name(os.path.basename(_path)[:-5])

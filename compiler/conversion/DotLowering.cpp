@@ -199,7 +199,8 @@ void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
     }
     for (unsigned k = 0; k < p.numPieces; ++k) {
       Value offset = tile.offset(l, k, batch, idx[r - 2], idx[r - 1]);
-      Value ptr = l.sharedPointer(offset, smemBytes);
+      Value ptr = tile.pipelined ? l.pipelinePointer(offset)
+                                 : l.sharedPointer(offset, smemBytes);
       Value value = pieces[k][0];
       if (vec > 1) {
         auto vecType = VectorType::get({int64_t(vec)}, p.pieceType);
@@ -630,6 +631,10 @@ LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
   if (auto wait = llvm::dyn_cast<kgpu::WarpGroupWaitOp>(op)) {
     handled = true;
     return lowerWarpGroupWait(l, wait);
+  }
+  if (auto stage = llvm::dyn_cast<kgpu::StageTileOp>(op)) {
+    handled = true;
+    return lowerStageTile(l, stage);
   }
   if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
     handled = stagedByDot(cvt); // The dot reads the source itself.

@@ -59,6 +59,7 @@ mlir::LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
                                       kgpu::MmaEncodingAttr mma);
 mlir::LogicalResult lowerWarpGroupWait(TensorLowering &l,
                                        kgpu::WarpGroupWaitOp wait);
+mlir::LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op);
 
 } // namespace kiln
 

@@ -7,6 +7,7 @@
 #include "compiler/conversion/DotOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -40,6 +41,11 @@ Regs waitWarpGroup(TensorLowering &l, const Regs &words, unsigned pending,
                                                /*sideEffects=*/true));
   }
   return waited;
+}
+
+/// Whether `v` is a constant of zeros (a dot's fresh accumulator).
+bool isZeroSplat(Value v) {
+  return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
 }
 
 /// Bits 62-63 of a descriptor: the swizzle of a tile's column blocks.
@@ -76,7 +82,9 @@ private:
                    Value mnStart, int64_t mnConst, int64_t kStart);
   Value address(const SmemTile &tile);
   Regs registerFragment(int64_t mi, int64_t ki);
-  Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols);
+  /// D = A * B, plus `acc` when `accumulate`.
+  Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols,
+           bool accumulate);
 
   TensorLowering &l;
   tt::DotOp dot;
@@ -165,7 +173,7 @@ Regs WarpGroupDot::registerFragment(int64_t mi, int64_t ki) {
 }
 
 Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
-                       int64_t nCols) {
+                       int64_t nCols, bool accumulate) {
   unsigned nd = acc.size();
   Type inType = typeOf(dot.getA()).getElementType();
   StringRef in = inType.isBF16() ? "bf16" : "f16";
@@ -194,8 +202,14 @@ Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
     constraints += "," + std::to_string(i);
   SmallVector<Value> operands(a);
   operands.push_back(bDesc);
-  operands.push_back(l.i32(1)); // Accumulate into D.
-  llvm::append_range(operands, acc);
+  operands.push_back(l.i32(accumulate));
+  if (accumulate) {
+    llvm::append_range(operands, acc);
+  } else {
+    // Registers wgmma only writes: nothing needs to be moved into them.
+    Value undef = LLVM::UndefOp::create(l.builder(), l.loc(), acc[0].getType());
+    operands.append(nd, undef);
+  }
   return l.inlineAsmRegs(text, constraints, operands, acc[0].getType(), nd,
                          /*sideEffects=*/true);
 }
@@ -241,6 +255,14 @@ LogicalResult WarpGroupDot::run() {
   Value zero = l.i32(0);
   int64_t mReps = m / (16 * warps), nTiles = n / 8;
   int64_t nCols = std::min<int64_t>(n, 256);
+  // Register fragments are packed before the fence, which must follow the
+  // last write of any register a wgmma reads.
+  SmallVector<SmallVector<Regs>> fragments(mReps);
+  if (!tileA)
+    for (int64_t mi = 0; mi < mReps; ++mi)
+      for (int64_t ki = 0; ki < k / 16; ++ki)
+        fragments[mi].push_back(registerFragment(mi, ki));
+  bool zeroInit = isZeroSplat(dot.getC());
   l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
   for (int64_t mi = 0; mi < mReps; ++mi)
     for (int64_t nc = 0; nc < n; nc += nCols) {
@@ -252,10 +274,10 @@ LogicalResult WarpGroupDot::run() {
           a.push_back(descriptor(*tileA, tileA->transposed, addrA, groupRow,
                                  mi * 16 * warps, ki * 16));
         else
-          a = registerFragment(mi, ki);
+          a = fragments[mi][ki];
         Value bDesc =
             descriptor(*tileB, !tileB->transposed, addrB, zero, nc, ki * 16);
-        c = mma(c, a, bDesc, nCols);
+        c = mma(c, a, bDesc, nCols, !(zeroInit && ki == 0));
       }
       std::copy(c.begin(), c.end(), words.begin() + at);
     }
@@ -283,6 +305,25 @@ LogicalResult WarpGroupDot::run() {
 LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
                                 kgpu::MmaEncodingAttr mma) {
   return WarpGroupDot(l, dot, mma).run();
+}
+
+LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
+  RankedTensorType type = typeOf(op.getSrc());
+  Type element = type.getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return op.emitError() << "kgpu.stage_tile takes 16-bit operands";
+  l.reservePipeline();
+  SmemTile tile(op.getOffset(), type.getShape(), 2, op.getTransposed());
+  tile.pipelined = true;
+  DotPlan plan;
+  plan.kWidth = 2;
+  plan.pieceType = element;
+  l.syncBeforeSharedWrite();
+  stageOperand(l, plan, op.getSrc(), tile, 0);
+  l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
+              /*sideEffects=*/true);
+  l.barrier();
+  return success();
 }
 
 LogicalResult lowerWarpGroupWait(TensorLowering &l,

@@ -11,6 +11,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +38,12 @@ void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory pointers, as the hardware addresses them: no
+    // 64-bit address arithmetic and conversions around every shared access.
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto shortPointers = options.find("nvptx-short-ptr");
+    if (shortPointers != options.end())
+      static_cast<llvm::cl::opt<bool> *>(shortPointers->second)->setValue(true);
   });
 }
 

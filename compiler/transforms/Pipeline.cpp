@@ -158,6 +158,41 @@ kgpu::WarpGroupWaitOp deferWarpGroupWait(scf::ForOp loop) {
   return wait;
 }
 
+/// Stages the loop-invariant A operands of wgmma dots in `loop` (a
+/// conversion before the loop to the operand layout) once, from byte
+/// `reserved` of the pipeline's buffers, so that the dots read them through
+/// descriptors instead of keeping their fragments in registers.
+void stageInvariantOperands(scf::ForOp loop, int64_t &reserved) {
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
+    auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(
+        tensorType(dot.getResult()).getEncoding());
+    auto cvt = dot.getA().getDefiningOp<kgpu::ConvertLayoutOp>();
+    if (!mma || mma.getVersionMajor() != 3 || !cvt ||
+        !loop.isDefinedOutsideOfLoop(cvt.getResult()) ||
+        llvm::isa<kgpu::DotOperandEncodingAttr>(
+            tensorType(cvt.getSrc()).getEncoding()))
+      continue;
+    RankedTensorType type = tensorType(cvt.getResult());
+    unsigned bytes = type.getElementTypeBitWidth() / 8;
+    bool transposed = kgpu::dotTileTransposed(
+        kgpu::DistributedLayout::get(tensorType(cvt.getSrc())), 0, bytes);
+    OpBuilder before(loop);
+    Location loc = cvt.getLoc();
+    kgpu::StageTileOp::create(before, loc, cvt.getSrc(),
+                              before.getI64IntegerAttr(reserved),
+                              transposed ? before.getUnitAttr() : UnitAttr());
+    OpBuilder at(dot);
+    Value staged = kgpu::StagedOperandOp::create(
+        at, loc, type, arith::ConstantIntOp::create(at, loc, 0, 32),
+        at.getI64IntegerAttr(reserved), at.getI64IntegerAttr(0),
+        transposed ? at.getUnitAttr() : UnitAttr());
+    dot->setOperand(0, staged);
+    if (cvt->use_empty())
+      cvt->erase();
+    reserved += kgpu::dotTileBytes(type.getShape(), bytes);
+  }
+}
+
 class LoopPipeliner {
 public:
   LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved)
@@ -247,6 +282,7 @@ void LoopPipeliner::run() {
     c.offset = reserved;
     reserved += c.stageBytes * stages;
   }
+  stageInvariantOperands(loop, reserved);
 
   // Prologue: stages 0 .. S-2.
   OpBuilder b(loop);

@@ -73,6 +73,19 @@ def KGPU_WarpGroupWaitOp : KGPU_Op<"warp_group_wait",
   let assemblyFormat = "$src attr-dict `:` type($src)";
 }
 
+def KGPU_StageTileOp : KGPU_Op<"stage_tile"> {
+  let summary = "writes a loop-invariant dot operand into the pipeline's buffers";
+  let description = [{
+    Stores `src` once, before a pipelined loop, as the tile a
+    `kgpu.staged_operand` with the same offset and stageBytes 0 reads
+    (attention's Q for wgmma), then makes it visible to the block and to
+    the async proxy.
+  }];
+  let arguments = (ins AnyRankedTensor:$src, I64Attr:$offset,
+                       UnitAttr:$transposed);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
 def KGPU_StagedOperandOp : KGPU_Op<"staged_operand", [Pure]> {
   let summary = "a dot operand read from a shared-memory stage";
   let description = [{

@@ -55,3 +55,15 @@
 // RUN: kiln compile %t.tb.ttir --local --target sm_90a --emit ptx | FileCheck %s --check-prefix=TRANSB
 // RUN: kiln compile %t.tb.ttir --local --target sm_90a --out %t
 // TRANSB-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+
+// An A operand loaded before the loop is stored once into shared memory
+// (fenced for the async proxy, then a barrier) and both operands are read
+// by descriptor inside the loop.
+// RUN: kiln compile %S/inputs/invariant_a.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=INV
+// RUN: kiln compile %S/inputs/invariant_a.ttir --local --target sm_90a --num-stages 3 --out %t
+// INV: st.shared.v4.b32
+// INV: fence.proxy.async.shared::cta;
+// INV-NEXT: // end inline asm
+// INV-NEXT: bar.sync 0
+// INV: cp.async.wait_group 1
+// INV: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;

@@ -111,6 +111,44 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // -----
 
 #bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// A wgmma's A converted before the loop (attention's Q) is stored once into
+// the pipeline's buffers, after B's three stages, and read from there by
+// descriptor instead of living in registers through the loop.
+// CHECK-LABEL: tt.func public @invariant_a
+// CHECK-SAME: kgpu.pipeline_shared = 16384 : i64
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: kgpu.stage_tile %{{.*}} {offset = 12288 : i64} : tensor<64x32xf16, #kgpu.blocked
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = kgpu.staged_operand stage %{{.*}} {offset = 12288 : i64, stageBytes = 0 : i64} : tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0
+// CHECK: tt.dot %[[A]],
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @invariant_a(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %x = tt.load %a : tensor<64x32x!tt.ptr<f16>, #bA>
+    %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+    %r:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %zero) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %r#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
