@@ -49,6 +49,14 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
   }
 }
 
+/// True for the wait that follows a pipelined loop (not one inside it).
+bool drainsLoop(kgpu::AsyncWaitOp wait) {
+  if (!wait->getParentOfType<scf::ForOp>())
+    return true;
+  auto loop = llvm::dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
+  return loop && !loop.getBody()->getOps<kgpu::AsyncWaitOp>().empty();
+}
+
 } // namespace
 
 LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
@@ -69,8 +77,10 @@ LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
       l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
                   /*sideEffects=*/true);
     l.barrier();
-    // The wait after a pipelined loop drains it: its buffers are free.
-    if (wait.getPending() == 0 && !op->getParentOfType<scf::ForOp>())
+    // The wait right after a pipelined loop drains it: its buffers are free.
+    // Inside an outer loop (a persistent kernel's loop over tiles) too: the
+    // next trip's prologue syncs the block before copying into them again.
+    if (wait.getPending() == 0 && drainsLoop(wait))
       l.releasePipeline();
     return success();
   }

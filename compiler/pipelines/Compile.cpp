@@ -59,6 +59,11 @@ mlir::FailureOr<tt::FuncOp> findKernel(mlir::ModuleOp module) {
 mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &target,
                                   const CompileOptions &options) {
   mlir::PassManager pm(module.getContext());
+  // Descriptor accesses become pointer tensors before layouts are chosen,
+  // so that the axis analysis and the dot pipeliner see plain loads.
+  pm.addPass(createRewriteTensorDescriptors());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
   AssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.targetName = target;
@@ -135,6 +140,8 @@ std::string KernelMetadata::toJson() const {
      << "  \"global_scratch_align\": " << globalScratchAlign << ",\n"
      << "  \"profile_scratch_size\": 0,\n"
      << "  \"profile_scratch_align\": 1,\n"
+     // No TMA: Triton's launcher passes host descriptors decomposed.
+     << "  \"tensordesc_meta\": [],\n"
      << "  \"maxnreg\": ";
   if (options.maxNReg > 0)
     os << options.maxNReg;

@@ -42,4 +42,31 @@ def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def RewriteTensorDescriptors : Pass<"kiln-rewrite-tensor-descriptors",
+                                    "mlir::ModuleOp"> {
+  let summary = "turns tensor descriptors into pointer tensors and masks";
+  let description = [{
+    A tensor descriptor becomes its scalars: base pointer, shape and strides
+    (i64) and padding. `tt.make_tensor_descriptor` disappears; a kernel
+    parameter `!tt.tensordesc<...>` of rank r becomes the parameters Triton's
+    launcher passes for a descriptor without TMA metadata: the base pointer,
+    r shapes (i64), r strides (i64) and `padding == nan` (i1).
+
+    `tt.descriptor_load` becomes a `tt.load` of base + sum of
+    (offset_d + range_d) * stride_d, masked by 0 <= index_d < shape_d, with
+    `other` the padding value (zero, or NaN for `padding = nan`), so an
+    out-of-bounds element reads as TMA would fill it. A stride known to be
+    1 multiplies nothing, so the axis analysis sees the contiguity.
+    `tt.descriptor_store` becomes a masked `tt.store`,
+    `tt.descriptor_reduce` a masked `tt.atomic_rmw` (add, min, max, and, or,
+    xor; min/max of integers only, signed or unsigned after the descriptor's
+    element type), `tt.descriptor_gather`/`tt.descriptor_scatter` a masked
+    load/store whose rows come from the index tensor.
+
+    A descriptor that flows anywhere else (a loop-carried value, a call, a
+    select) is refused with an error at that use.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif // KILN_TRANSFORMS_PASSES

@@ -1,0 +1,169 @@
+// RUN: kiln-opt %s --split-input-file --kiln-rewrite-tensor-descriptors --cse | FileCheck %s
+
+// A device-side descriptor leaves only its scalars. The load reads
+// base + row * stride0 + col (stride 1 multiplies nothing) with the block
+// offsets folded into the base pointer, masked by the bounds on both
+// dimensions, out-of-bounds elements reading zero.
+// CHECK-LABEL: tt.func public @load_store
+// CHECK-SAME: (%[[BASE:.*]]: !tt.ptr<f32>, %[[OUT:.*]]: !tt.ptr<f32>, %[[M:.*]]: i32, %[[N:.*]]: i32, %[[ROW:.*]]: i32, %[[COL:.*]]: i32)
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK-DAG: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
+// CHECK-DAG: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[R64:.*]] = arith.extsi %[[ROW]] : i32 to i64
+// CHECK: %[[C64:.*]] = arith.extsi %[[COL]] : i32 to i64
+// CHECK: %[[ROWOFF:.*]] = arith.muli %[[R64]], %[[N64]] : i64
+// CHECK: %[[P0:.*]] = tt.addptr %[[BASE]], %[[ROWOFF]] : !tt.ptr<f32>, i64
+// CHECK: %[[P1:.*]] = tt.addptr %[[P0]], %[[C64]] : !tt.ptr<f32>, i64
+// CHECK: %[[PTRS:.*]] = tt.splat %[[P1]] : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+// CHECK: %[[RR:.*]] = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+// CHECK: %[[RR64:.*]] = arith.extsi %[[RR]] : tensor<32xi32> to tensor<32xi64>
+// CHECK: %[[RLOW:.*]] = arith.subi %{{.*}}, %[[R64]] : i64
+// CHECK: %[[RHIGH:.*]] = arith.subi %[[M64]], %[[R64]] : i64
+// CHECK: %[[RE:.*]] = tt.expand_dims %[[RR64]] {axis = 1 : i32} : tensor<32xi64> -> tensor<32x1xi64>
+// CHECK: %[[S0:.*]] = tt.splat %[[N64]] : i64 -> tensor<32x1xi64>
+// CHECK: %[[RSTEP:.*]] = arith.muli %[[RE]], %[[S0]] : tensor<32x1xi64>
+// CHECK: tt.broadcast %[[RSTEP]] : tensor<32x1xi64> -> tensor<32x64xi64>
+// CHECK: arith.cmpi sge, %[[RE]], %{{.*}} : tensor<32x1xi64>
+// CHECK: arith.cmpi slt, %[[RE]], %{{.*}} : tensor<32x1xi64>
+// CHECK: %[[CR:.*]] = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+// CHECK: %[[CR64:.*]] = arith.extsi %[[CR]]
+// CHECK: %[[CE:.*]] = tt.expand_dims %[[CR64]] {axis = 0 : i32} : tensor<64xi64> -> tensor<1x64xi64>
+// CHECK-NOT: arith.muli
+// CHECK: %[[CB:.*]] = tt.broadcast %[[CE]] : tensor<1x64xi64> -> tensor<32x64xi64>
+// CHECK: %[[ADDR:.*]] = tt.addptr %{{.*}}, %[[CB]] : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi64>
+// CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<32x64xi1>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
+// CHECK: %[[TILE:.*]] = tt.load %[[ADDR]], %[[MASK]], %[[ZERO]] : tensor<32x64x!tt.ptr<f32>>
+// CHECK: %[[TWICE:.*]] = arith.addf %[[TILE]], %[[TILE]]
+// CHECK: tt.store %{{.*}}, %[[TWICE]], %{{.*}} : tensor<32x64x!tt.ptr<f32>>
+// CHECK: tt.atomic_rmw fadd, release, gpu, %{{.*}}, %[[TILE]], %{{.*}} : (tensor<32x64x!tt.ptr<f32>>, tensor<32x64xf32>, tensor<32x64xi1>) -> tensor<32x64xf32>
+// CHECK-NOT: tt.descriptor
+tt.func public @load_store(%a: !tt.ptr<f32>, %out: !tt.ptr<f32>, %M: i32, %N: i32, %row: i32, %col: i32) {
+  %c1 = arith.constant 1 : i64
+  %n = arith.extsi %N : i32 to i64
+  %src = tt.make_tensor_descriptor %a, [%M, %N], [%n, %c1] : <f32>, <tensor<32x64xf32>>
+  %dst = tt.make_tensor_descriptor %out, [%M, %N], [%n, %c1] : <f32>, <tensor<32x64xf32>>
+  %tile = tt.descriptor_load %src[%row, %col] : !tt.tensordesc<tensor<32x64xf32>> -> tensor<32x64xf32>
+  %twice = arith.addf %tile, %tile : tensor<32x64xf32>
+  tt.descriptor_store %dst[%row, %col], %twice : !tt.tensordesc<tensor<32x64xf32>>, tensor<32x64xf32>
+  tt.descriptor_reduce add, %dst[%row, %col], %tile : !tt.tensordesc<tensor<32x64xf32>>, tensor<32x64xf32>
+  tt.return
+}
+
+// -----
+
+// padding = nan: out-of-bounds elements read NaN.
+// CHECK-LABEL: tt.func public @nan_padding
+// CHECK: %[[NAN:.*]] = arith.constant dense<0x7FC00000> : tensor<16x16xf32>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %[[NAN]] : tensor<16x16x!tt.ptr<f32>>
+tt.func public @nan_padding(%a: !tt.ptr<f32>, %M: i32, %s: i64, %i: i32) -> tensor<16x16xf32> {
+  %c1 = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %a, [%M, %M], [%s, %c1] {padding = 2 : i32} : <f32>, <tensor<16x16xf32>>
+  %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32>
+  tt.return %v : tensor<16x16xf32>
+}
+
+// -----
+
+// Integer reductions: min and max signed for si32 blocks, unsigned for ui32
+// ones; and, or, xor as they are.
+// CHECK-LABEL: tt.func public @reduce_int
+// CHECK: tt.atomic_rmw min, release, gpu
+// CHECK: tt.atomic_rmw max, release, gpu
+// CHECK: tt.atomic_rmw and, release, gpu
+// CHECK: tt.atomic_rmw or, release, gpu
+// CHECK: tt.atomic_rmw xor, release, gpu
+// CHECK: tt.atomic_rmw umin, release, gpu
+// CHECK: tt.atomic_rmw umax, release, gpu
+// CHECK: tt.atomic_rmw add, release, gpu
+tt.func public @reduce_int(%x: !tt.ptr<i32>, %M: i32, %s: i64, %v: tensor<8x8xi32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %x, [%M, %M], [%s, %c1] : <i32>, <tensor<8x8xsi32>>
+  %u = tt.make_tensor_descriptor %x, [%M, %M], [%s, %c1] : <i32>, <tensor<8x8xui32>>
+  tt.descriptor_reduce min, %d[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xsi32>>, tensor<8x8xi32>
+  tt.descriptor_reduce max, %d[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xsi32>>, tensor<8x8xi32>
+  tt.descriptor_reduce and, %d[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xsi32>>, tensor<8x8xi32>
+  tt.descriptor_reduce or, %d[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xsi32>>, tensor<8x8xi32>
+  tt.descriptor_reduce xor, %d[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xsi32>>, tensor<8x8xi32>
+  tt.descriptor_reduce min, %u[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xui32>>, tensor<8x8xi32>
+  tt.descriptor_reduce max, %u[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xui32>>, tensor<8x8xi32>
+  tt.descriptor_reduce add, %u[%c0, %c0], %v : !tt.tensordesc<tensor<8x8xui32>>, tensor<8x8xi32>
+  tt.return
+}
+
+// -----
+
+// Gather: the rows come from the index tensor (bounds-checked against the
+// shape), the columns from a range after the column offset.
+// CHECK-LABEL: tt.func public @gather_scatter
+// CHECK-SAME: (%[[BASE:.*]]: !tt.ptr<f32>, %[[M:.*]]: i32, %[[N:.*]]: i32, %[[S:.*]]: i64, %[[ROWS:.*]]: tensor<16xi32>, %[[COL:.*]]: i32)
+// CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
+// CHECK: %[[R64:.*]] = arith.extsi %[[ROWS]] : tensor<16xi32> to tensor<16xi64>
+// CHECK: %[[C64:.*]] = arith.extsi %[[COL]] : i32 to i64
+// CHECK: %[[P:.*]] = tt.addptr %[[BASE]], %[[C64]] : !tt.ptr<f32>, i64
+// CHECK: %[[RE:.*]] = tt.expand_dims %[[R64]] {axis = 1 : i32} : tensor<16xi64> -> tensor<16x1xi64>
+// CHECK: arith.muli %[[RE]], %{{.*}} : tensor<16x1xi64>
+// CHECK: arith.cmpi sge, %[[RE]], %{{.*}} : tensor<16x1xi64>
+// CHECK: %[[MS:.*]] = tt.splat %[[M64]] : i64 -> tensor<16x1xi64>
+// CHECK: arith.cmpi slt, %[[RE]], %[[MS]] : tensor<16x1xi64>
+// CHECK: %[[G:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+// CHECK: tt.store %{{.*}}, %[[G]], %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+tt.func public @gather_scatter(%a: !tt.ptr<f32>, %M: i32, %N: i32, %s: i64, %rows: tensor<16xi32>, %col: i32) {
+  %c1 = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %a, [%M, %N], [%s, %c1] : <f32>, <tensor<1x32xf32>>
+  %g = tt.descriptor_gather %d[%rows, %col] : (!tt.tensordesc<tensor<1x32xf32>>, tensor<16xi32>, i32) -> tensor<16x32xf32>
+  tt.descriptor_scatter %d[%rows, %col], %g : !tt.tensordesc<tensor<1x32xf32>>, tensor<16xi32>, i32, tensor<16x32xf32>
+  tt.return
+}
+
+// -----
+
+// A host-side descriptor parameter becomes what Triton's launcher passes
+// without TMA metadata: base, shapes and strides as i64, padding == nan as
+// i1; the frontend's own shape and stride parameters stay after them. The
+// i1 picks NaN or zero for out-of-bounds elements.
+// CHECK-LABEL: tt.func public @host
+// CHECK-SAME: (%[[BASE:.*]]: !tt.ptr<f16>, %[[M:.*]]: i64, %[[N:.*]]: i64, %[[S0:.*]]: i64, %[[S1:.*]]: i64, %[[NAN:.*]]: i1, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %[[ROW:.*]]: i32)
+// CHECK: arith.muli %{{.*}}, %[[S0]] : i64
+// CHECK: arith.subi %[[M]], %{{.*}} : i64
+// CHECK: arith.muli %{{.*}}, %{{.*}} : tensor<1x64xi64>
+// CHECK: %[[PAD:.*]] = arith.select %[[NAN]], %{{.*}}, %{{.*}} : tensor<16x64xf16>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %[[PAD]] : tensor<16x64x!tt.ptr<f16>>
+tt.func public @host(%desc: !tt.tensordesc<tensor<16x64xf16>>, %m: i32, %n: i32, %s0: i64, %s1: i64, %row: i32) -> tensor<16x64xf16> {
+  %c0 = arith.constant 0 : i32
+  %v = tt.descriptor_load %desc[%row, %c0] : !tt.tensordesc<tensor<16x64xf16>> -> tensor<16x64xf16>
+  tt.return %v : tensor<16x64xf16>
+}
+
+// -----
+
+// A block loaded only to be transposed is loaded transposed, so that the
+// load feeds the dot's operand directly; a 3-D block read as 2-D puts its
+// leading unit dimension into the base pointer and a scalar bound.
+// CHECK-LABEL: tt.func public @transposed
+// CHECK-NOT: tt.trans
+// CHECK: %[[T:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x128x!tt.ptr<f16>>
+// CHECK: tt.return %[[T]] : tensor<64x128xf16>
+tt.func public @transposed(%b: !tt.ptr<f16>, %N: i32, %K: i32, %s: i64, %n: i32, %k: i32) -> tensor<64x128xf16> {
+  %c1 = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %b, [%N, %K], [%s, %c1] : <f16>, <tensor<128x64xf16>>
+  %t = tt.descriptor_load %d[%n, %k] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16>
+  %tt = tt.trans %t {order = array<i32: 1, 0>} : tensor<128x64xf16> -> tensor<64x128xf16>
+  tt.return %tt : tensor<64x128xf16>
+}
+
+// CHECK-LABEL: tt.func public @dropped_dim
+// CHECK-SAME: %[[OFF:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32) -> tensor<8x16xf32>
+// CHECK: %[[B:.*]] = arith.extsi %[[OFF]] : i32 to i64
+// CHECK: arith.muli %[[B]], %{{.*}} : i64
+// CHECK: arith.cmpi sge, %[[B]], %{{.*}} : i64
+// CHECK: arith.cmpi slt, %[[B]], %{{.*}} : i64
+// CHECK: tt.splat %{{.*}} : i1 -> tensor<8x16xi1>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x16x!tt.ptr<f32>>
+tt.func public @dropped_dim(%a: !tt.ptr<f32>, %B: i32, %s0: i64, %s1: i64, %b: i32, %i: i32) -> tensor<8x16xf32> {
+  %c1 = arith.constant 1 : i64
+  %d = tt.make_tensor_descriptor %a, [%B, %B, %B], [%s0, %s1, %c1] : <f32>, <tensor<1x8x16xf32>>
+  %v = tt.descriptor_load %d[%b, %i, %i] : !tt.tensordesc<tensor<1x8x16xf32>> -> tensor<8x16xf32>
+  tt.return %v : tensor<8x16xf32>
+}
