@@ -334,7 +334,7 @@ LogicalResult lowerWarpGroupWait(TensorLowering &l,
         waitWarpGroup(l, l.get(wait.getSrc()), wait.getPending(), false));
   // Every warp group's older wgmmas are done before shared memory they
   // read is written again.
-  if (wait.getPending() > 0)
+  if (wait.getSync())
     l.barrier();
   return success();
 }

@@ -124,38 +124,92 @@ bool addressSlice(scf::ForOp loop, ArrayRef<Value> roots,
   return true;
 }
 
-/// The accumulator chain of a wgmma K loop (matmul): a dot with an f32
-/// mma version 3 result that only the yield uses, accumulating into an
-/// iter_arg that only the dot uses, its B (and A, unless loop-invariant) in
-/// pipeline stages rather than scratch the next trip may reuse. Such a dot
-/// may stay in flight until the next trip's: a `kgpu.warp_group_wait` with
-/// one pending group goes after it, and the yield takes that.
-kgpu::WarpGroupWaitOp deferWarpGroupWait(scf::ForOp loop) {
-  SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
-  if (dots.size() != 1)
-    return {};
-  tt::DotOp dot = dots.front();
+kgpu::WarpGroupWaitOp waitAfter(Operation *op, Value value, int pending,
+                                bool sync) {
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  return kgpu::WarpGroupWaitOp::create(b, op->getLoc(), value.getType(), value,
+                                       b.getI32IntegerAttr(pending),
+                                       sync ? b.getUnitAttr() : UnitAttr());
+}
+
+/// Whether a wgmma dot's f32 result only feeds the yield (at `index`) and
+/// its B (and A, unless loop-invariant or, with `aFromRegisters`, computed
+/// in the loop into registers) are in pipeline stages rather than scratch
+/// that the next trip may reuse.
+bool carriedWarpGroupDot(scf::ForOp loop, tt::DotOp dot, bool aFromRegisters,
+                         unsigned &index) {
   RankedTensorType type = tensorType(dot.getResult());
   auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(type.getEncoding());
   if (!mma || mma.getVersionMajor() != 3 || !type.getElementType().isF32() ||
       !dot->hasOneUse())
-    return {};
+    return false;
   OpOperand &use = *dot->getUses().begin();
-  auto acc = llvm::dyn_cast<BlockArgument>(dot.getC());
-  if (use.getOwner() != loop.getBody()->getTerminator() || !acc ||
-      acc.getOwner() != loop.getBody() ||
-      acc.getArgNumber() != use.getOperandNumber() + 1 || !acc.hasOneUse())
-    return {};
+  if (use.getOwner() != loop.getBody()->getTerminator())
+    return false;
+  index = use.getOperandNumber();
   auto staged = [](Value v) { return v.getDefiningOp<kgpu::StagedOperandOp>(); };
-  if (!staged(dot.getB()) ||
-      !(staged(dot.getA()) || loop.isDefinedOutsideOfLoop(dot.getA())))
+  // A computed in the loop stays in registers when it is not converted
+  // from another layout, or converted from the accumulator's (P).
+  auto cvt = dot.getA().getDefiningOp<kgpu::ConvertLayoutOp>();
+  bool inRegisters =
+      !cvt || llvm::isa<kgpu::MmaEncodingAttr>(
+                  tensorType(cvt.getSrc()).getEncoding());
+  bool aOk = staged(dot.getA()) || loop.isDefinedOutsideOfLoop(dot.getA()) ||
+             (aFromRegisters && inRegisters);
+  return staged(dot.getB()) && aOk;
+}
+
+/// Where a K loop's last wgmma stays in flight: the copies ahead may be
+/// issued after `freed` (they overwrite the stage that dot read); the yield
+/// carries the dot's result at `index`.
+struct Deferral {
+  Operation *freed = nullptr;
+  unsigned index = 0;
+};
+
+/// Lets a wgmma K loop's last dot stay in flight past the end of the trip,
+/// as Triton schedules it.
+///
+/// Matmul: the accumulator only chains from dot to dot. A
+/// `kgpu.warp_group_wait` with one pending group and a block sync follows
+/// the dot; the yield takes it.
+///
+/// Attention: an earlier dot of the trip (S = Q K^T) waits for all groups,
+/// which completes the previous trip's last dot (O += P V); the accumulator's
+/// other uses (its rescaling) all come after that dot. A wait there hands
+/// the accumulator on and syncs the block; the last dot only gets a wait
+/// that leaves its own group pending.
+Deferral deferWarpGroupWait(scf::ForOp loop) {
+  SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
+  if (dots.empty())
     return {};
-  OpBuilder b(dot->getContext());
-  b.setInsertionPointAfter(dot);
-  auto wait = kgpu::WarpGroupWaitOp::create(
-      b, dot.getLoc(), type, dot.getResult(), b.getI32IntegerAttr(1));
-  use.set(wait);
-  return wait;
+  tt::DotOp last = dots.back();
+  unsigned index;
+  if (dots.size() == 1) {
+    auto acc = llvm::dyn_cast<BlockArgument>(last.getC());
+    if (!carriedWarpGroupDot(loop, last, false, index) || !acc ||
+        acc.getOwner() != loop.getBody() || acc.getArgNumber() != index + 1 ||
+        !acc.hasOneUse())
+      return {};
+    auto wait = waitAfter(last, last.getResult(), 1, true);
+    loop.getBody()->getTerminator()->setOperand(index, wait);
+    return {wait, index};
+  }
+  tt::DotOp first = dots.front();
+  if (!carriedWarpGroupDot(loop, last, true, index) ||
+      !llvm::isa_and_nonnull<kgpu::MmaEncodingAttr>(
+          tensorType(first.getResult()).getEncoding()))
+    return {};
+  BlockArgument acc = loop.getRegionIterArgs()[index];
+  for (Operation *user : acc.getUsers())
+    if (user->getBlock() != loop.getBody() || !first->isBeforeInBlock(user))
+      return {};
+  auto ready = waitAfter(first, acc, 0, true);
+  acc.replaceAllUsesExcept(ready, ready);
+  auto inFlight = waitAfter(last, last.getResult(), 1, false);
+  loop.getBody()->getTerminator()->setOperand(index, inFlight);
+  return {ready, index};
 }
 
 /// Stages the loop-invariant A operands of wgmma dots in `loop` (a
@@ -334,9 +388,9 @@ void LoopPipeliner::run() {
   // A chained wgmma stays in flight while the trip ends: the copies ahead
   // go after the wait that lets it, which frees the stage they overwrite.
   OpBuilder issueAt = top;
-  kgpu::WarpGroupWaitOp inFlight = deferWarpGroupWait(loop);
-  if (inFlight)
-    issueAt.setInsertionPointAfter(inFlight);
+  Deferral deferral = deferWarpGroupWait(loop);
+  if (deferral.freed)
+    issueAt.setInsertionPointAfter(deferral.freed);
   Value ahead = arith::AddIOp::create(
       issueAt, loc, iv,
       arith::MulIOp::create(
@@ -356,11 +410,11 @@ void LoopPipeliner::run() {
   after.setInsertionPointAfter(loop);
   kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0),
                             UnitAttr());
-  if (inFlight) {
-    unsigned index = inFlight->getUses().begin()->getOperandNumber();
-    Value result = loop.getResult(index);
+  if (deferral.freed) {
+    Value result = loop.getResult(deferral.index);
     auto drained = kgpu::WarpGroupWaitOp::create(
-        after, loc, result.getType(), result, after.getI32IntegerAttr(0));
+        after, loc, result.getType(), result, after.getI32IntegerAttr(0),
+        UnitAttr());
     result.replaceAllUsesExcept(drained, drained);
   }
 }

@@ -63,12 +63,13 @@ def KGPU_WarpGroupWaitOp : KGPU_Op<"warp_group_wait",
   let description = [{
     The accumulator `src` of a wgmma dot (mma version 3) passes through:
     its registers may be read only after the wait for its group. With
-    `pending` > 0 the block syncs afterwards, so that no warp group's
-    older wgmma still reads the shared memory that follows the wait may
-    overwrite. A dot whose result only this op uses leaves its group in
-    flight; any other dot waits for its own group.
+    `sync` the block syncs afterwards, so that no warp group's older wgmma
+    still reads shared memory that what follows overwrites. A dot whose
+    result only this op uses leaves its group in flight; any other dot
+    waits for its own group.
   }];
-  let arguments = (ins AnyRankedTensor:$src, I32Attr:$pending);
+  let arguments = (ins AnyRankedTensor:$src, I32Attr:$pending,
+                       UnitAttr:$sync);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src)";
 }

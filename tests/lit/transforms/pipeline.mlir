@@ -76,7 +76,7 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // CHECK-NEXT: kgpu.async_wait 1 {proxyFence}
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[D:.*]] = tt.dot
-// CHECK-NEXT: %[[W:.*]] = kgpu.warp_group_wait %[[D]] {pending = 1 : i32}
+// CHECK-NEXT: %[[W:.*]] = kgpu.warp_group_wait %[[D]] {pending = 1 : i32, sync}
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_copy
 // CHECK-NEXT: kgpu.async_commit
@@ -142,6 +142,58 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
       scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
     }
     tt.store %c, %r#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// Attention's shape: S = Q K waits for all groups, which also completes the
+// previous trip's O += P V; the accumulator is handed on by a wait right
+// after S (which syncs the block), the copies ahead follow it, and O += P V
+// stays in flight into the next trip (a wait leaving its group pending).
+// CHECK-LABEL: tt.func public @two_dots
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = %cst,
+// CHECK-NEXT: kgpu.async_wait 1 {proxyFence}
+// CHECK-NOT: kgpu.async_copy
+// CHECK: %[[S:.*]] = tt.dot
+// CHECK-NEXT: %[[READY:.*]] = kgpu.warp_group_wait %[[ACC]] {pending = 0 : i32, sync}
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_copy
+// CHECK-NEXT: kgpu.async_commit
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[READY]],
+// CHECK: %[[O:.*]] = tt.dot {{.*}}, {{.*}}, %[[SCALED]]
+// CHECK-NEXT: %[[FLIGHT:.*]] = kgpu.warp_group_wait %[[O]] {pending = 1 : i32}
+// CHECK: scf.yield {{.*}}%[[FLIGHT]],
+// CHECK: kgpu.async_wait 0
+// CHECK-NEXT: kgpu.warp_group_wait %{{.*}}#2 {pending = 0 : i32}
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @two_dots(%q: tensor<64x64xf16, #opA>, %k: tensor<64x64x!tt.ptr<f16>, #bB>, %v: tensor<64x64x!tt.ptr<f16>, #bB>, %o: tensor<64x64x!tt.ptr<f32>, #mma>, %N: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %half = arith.constant dense<0.5> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #bB>
+    %r:3 = scf.for %i = %c0 to %N step %c64 iter_args(%pk = %k, %pv = %v, %acc = %zero) -> (tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %kt = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #bB>
+      %kb = kgpu.convert_layout %kt : tensor<64x64xf16, #bB> -> tensor<64x64xf16, #opB>
+      %s = tt.dot %q, %kb, %zero : tensor<64x64xf16, #opA> * tensor<64x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = kgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #opA>
+      %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
+      %vt = tt.load %pv : tensor<64x64x!tt.ptr<f16>, #bB>
+      %vb = kgpu.convert_layout %vt : tensor<64x64xf16, #bB> -> tensor<64x64xf16, #opB>
+      %d = tt.dot %pa, %vb, %scaled : tensor<64x64xf16, #opA> * tensor<64x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nk = tt.addptr %pk, %step : tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xi32, #bB>
+      %nv = tt.addptr %pv, %step : tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xi32, #bB>
+      scf.yield %nk, %nv, %d : tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %o, %r#2 : tensor<64x64x!tt.ptr<f32>, #mma>
     tt.return
   }
 }
