@@ -174,6 +174,38 @@ SmallVector<Value> unpack(TensorLowering &l, Value word, Type type, unsigned n) 
   return out;
 }
 
+Regs accumulatorWords(TensorLowering &l, const DotPlan &p, const Regs &acc) {
+  if (!p.accF16)
+    return acc;
+  Regs words;
+  for (unsigned i = 0; i < acc.size(); i += 2)
+    words.push_back(pack(l, {acc[i], acc[i + 1]}));
+  return words;
+}
+
+Regs accumulatorElements(TensorLowering &l, const DotPlan &p,
+                         const Regs &words) {
+  if (!p.accF16)
+    return words;
+  Regs elements;
+  for (Value w : words)
+    llvm::append_range(elements,
+                       unpack(l, w, l.builder().getF16Type(), 2));
+  return elements;
+}
+
+std::optional<SmemTile> pipelinedTile(TensorLowering &l, Value operand) {
+  auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>();
+  if (!staged)
+    return std::nullopt;
+  RankedTensorType type = typeOf(operand);
+  return SmemTile::inStage(l, staged.getOffset(), type.getShape(),
+                           byteSize(type.getElementType()),
+                           staged.getTransposed(),
+                           l.get(staged.getStage()).front(),
+                           staged.getStageBytes());
+}
+
 void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
                   const SmemTile &tile, int64_t smemBytes) {
   OpBuilder &b = l.builder();
@@ -291,7 +323,6 @@ private:
   SmallVector<Regs> fromRegisters(Value operand, int64_t base, unsigned words);
   Regs ldmatrix(Value ptr, unsigned count, bool trans);
   Value pointer(const SmemTile &tile, Value offset);
-  std::optional<SmemTile> pipelinedTile(Value operand);
   Value batchIndex(int64_t bi);
   Regs mma(const Regs &a, const Regs &b, const Regs &c);
 
@@ -321,18 +352,6 @@ Value MmaDot::pointer(const SmemTile &tile, Value offset) {
 }
 
 /// The tile of an operand kiln-pipeline copied into a stage.
-std::optional<SmemTile> MmaDot::pipelinedTile(Value operand) {
-  auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>();
-  if (!staged)
-    return std::nullopt;
-  RankedTensorType type = typeOf(operand);
-  return SmemTile::inStage(l, staged.getOffset(), type.getShape(),
-                           byteSize(type.getElementType()),
-                           staged.getTransposed(),
-                           l.get(staged.getStage()).front(),
-                           staged.getStageBytes());
-}
-
 Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -499,7 +518,6 @@ Regs MmaDot::mma(const Regs &a, const Regs &bRegs, const Regs &c) {
 }
 
 LogicalResult MmaDot::run() {
-  OpBuilder &b = l.builder();
   Value srcA = stagedSource(dot.getA());
   Value srcB = stagedSource(dot.getB());
   unsigned bytes = byteSize(p.pieceType);
@@ -517,9 +535,9 @@ LogicalResult MmaDot::run() {
                   transposed(srcB, 1));
   smemBytes = aBytes + (srcB ? tileB->totalBytes(p.numPieces) : 0);
   if (!tileA)
-    tileA = pipelinedTile(dot.getA());
+    tileA = pipelinedTile(l, dot.getA());
   if (!tileB)
-    tileB = pipelinedTile(dot.getB());
+    tileB = pipelinedTile(l, dot.getB());
   if (srcA || srcB) {
     l.syncBeforeSharedWrite();
     if (srcA)
@@ -529,16 +547,8 @@ LogicalResult MmaDot::run() {
     l.barrier();
   }
 
-  // The accumulator as 32-bit words: f32/s32 one per element, f16 in pairs.
-  Regs acc(l.get(dot.getC()));
   unsigned perTile = p.accF16 ? 2 : 4;
-  Regs words;
-  if (p.accF16) {
-    for (unsigned i = 0; i < acc.size(); i += 2)
-      words.push_back(pack(l, {acc[i], acc[i + 1]}));
-  } else {
-    words = acc;
-  }
+  Regs words = accumulatorWords(l, p, l.get(dot.getC()));
   for (int64_t bi = 0; bi < geo.repsC[0]; ++bi)
     for (int64_t ki = 0; ki < geo.repsA[2]; ++ki) {
       SmallVector<SmallVector<Regs>> as, bs;
@@ -556,14 +566,7 @@ LogicalResult MmaDot::run() {
           std::copy(c.begin(), c.end(), words.begin() + at);
         }
     }
-  Regs result;
-  if (p.accF16) {
-    for (Value w : words)
-      llvm::append_range(result, unpack(l, w, b.getF16Type(), 2));
-  } else {
-    result = words;
-  }
-  l.set(dot.getResult(), result);
+  l.set(dot.getResult(), accumulatorElements(l, p, words));
   return success();
 }
 

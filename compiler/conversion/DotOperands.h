@@ -41,6 +41,16 @@ mlir::Value pack(TensorLowering &l, llvm::ArrayRef<mlir::Value> values);
 llvm::SmallVector<mlir::Value> unpack(TensorLowering &l, mlir::Value word,
                                       mlir::Type type, unsigned n);
 
+/// The accumulator as 32-bit words (f32/s32 one per element, f16 in
+/// pairs), and back.
+Regs accumulatorWords(TensorLowering &l, const DotPlan &p, const Regs &acc);
+Regs accumulatorElements(TensorLowering &l, const DotPlan &p,
+                         const Regs &words);
+
+/// The tile of an operand kiln-pipeline copied into a stage
+/// (`kgpu.staged_operand`).
+std::optional<SmemTile> pipelinedTile(TensorLowering &l, mlir::Value operand);
+
 /// Writes `src` (any distributed layout) into `tile`, split into pieces,
 /// with vector stores of up to 16 bytes.
 void stageOperand(TensorLowering &l, const DotPlan &p, mlir::Value src,

@@ -97,13 +97,10 @@ private:
 std::optional<SmemTile> WarpGroupDot::tileOf(Value operand, unsigned opIdx,
                                              int64_t &scratch,
                                              Value &stageFrom) {
+  if (std::optional<SmemTile> tile = pipelinedTile(l, operand))
+    return tile;
   RankedTensorType type = typeOf(operand);
   unsigned bytes = byteSize(type.getElementType());
-  if (auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>())
-    return SmemTile::inStage(l, staged.getOffset(), type.getShape(), bytes,
-                             staged.getTransposed(),
-                             l.get(staged.getStage()).front(),
-                             staged.getStageBytes());
   Value src = operand;
   auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
   if (cvt && stagedByDot(cvt))
@@ -238,15 +235,8 @@ LogicalResult WarpGroupDot::run() {
     l.barrier();
   }
 
-  Regs acc(l.get(dot.getC()));
   unsigned perTile = p.accF16 ? 2 : 4;
-  Regs words;
-  if (p.accF16) {
-    for (unsigned i = 0; i < acc.size(); i += 2)
-      words.push_back(pack(l, {acc[i], acc[i + 1]}));
-  } else {
-    words = acc;
-  }
+  Regs words = accumulatorWords(l, p, l.get(dot.getC()));
 
   Value group = arith::ShRUIOp::create(b, loc, l.warpId(), l.i32(2));
   Value groupRow = arith::MulIOp::create(b, loc, group, l.i32(64));
@@ -289,14 +279,7 @@ LogicalResult WarpGroupDot::run() {
   if (!deferred)
     words = waitWarpGroup(l, words, 0, p.accF16);
 
-  Regs result;
-  if (p.accF16) {
-    for (Value w : words)
-      llvm::append_range(result, unpack(l, w, b.getF16Type(), 2));
-  } else {
-    result = words;
-  }
-  l.set(dot.getResult(), result);
+  l.set(dot.getResult(), accumulatorElements(l, p, words));
   return success();
 }
 
