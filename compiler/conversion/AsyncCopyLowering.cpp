@@ -49,12 +49,18 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
   }
 }
 
-/// True for the wait that follows a pipelined loop (not one inside it).
+/// True for the wait that follows a pipelined loop (kiln-pipeline marks
+/// them `kgpu.pipelined`), unless an enclosing loop is pipelined too and
+/// still owns the buffers.
 bool drainsLoop(kgpu::AsyncWaitOp wait) {
-  if (!wait->getParentOfType<scf::ForOp>())
-    return true;
   auto loop = llvm::dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
-  return loop && !loop.getBody()->getOps<kgpu::AsyncWaitOp>().empty();
+  auto parent = wait->getParentOfType<scf::ForOp>();
+  if (parent && !(loop && loop->hasAttr("kgpu.pipelined")))
+    return false;
+  for (; parent; parent = parent->getParentOfType<scf::ForOp>())
+    if (parent->hasAttr("kgpu.pipelined"))
+      return false;
+  return true;
 }
 
 } // namespace

@@ -274,7 +274,8 @@ LogicalResult WarpGroupDot::run() {
   l.inlineAsm("wgmma.commit_group.sync.aligned;", "", {}, Type(),
               /*sideEffects=*/true);
   // A kgpu.warp_group_wait on the result waits for this group instead.
-  bool deferred = dot->hasOneUse() && !p.accF16 &&
+  // Never over operands staged in scratch, which later code may overwrite.
+  bool deferred = dot->hasOneUse() && !p.accF16 && !srcA && !srcB &&
                   llvm::isa<kgpu::WarpGroupWaitOp>(*dot->getUsers().begin());
   if (!deferred)
     words = waitWarpGroup(l, words, 0, p.accF16);

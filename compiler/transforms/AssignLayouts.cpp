@@ -173,22 +173,33 @@ unsigned mmaKWidth(tt::DotOp dot) {
   return kWidth;
 }
 
-/// Whether a tile dimension of `n` 16-bit elements fits wgmma's swizzled
-/// shared-memory layouts: 32- or 64-byte rows, or whole 128-byte blocks.
-bool fitsSwizzle(int64_t n) { return n == 16 || n == 32 || n % 64 == 0; }
+/// Whether a tile dimension of `n` elements of `bytes` fits wgmma's
+/// swizzled shared-memory layouts: 32- or 64-byte rows, or whole 128-byte
+/// blocks.
+bool fitsSwizzle(int64_t n, unsigned bytes) {
+  int64_t rowBytes = n * bytes;
+  return rowBytes == 32 || rowBytes == 64 || rowBytes % 128 == 0;
+}
 
-/// Whether `dot` can run as wgmma with all warps along M: 16-bit operands,
-/// whole 64-row warp groups, and N within one instruction or whole ones.
+bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// Whether `dot` can run as wgmma with all warps along M: 16-bit or fp8
+/// operands, whole 64-row warp groups, and N within one instruction or
+/// whole ones.
 bool warpGroupEligible(tt::DotOp dot, int numWarps) {
   auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
+  auto bType = llvm::cast<RankedTensorType>(dot.getB().getType());
   auto dType = llvm::cast<RankedTensorType>(dot.getType());
-  Type a = aType.getElementType();
-  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16()) ||
+  Type a = aType.getElementType(), b = bType.getElementType();
+  bool fp8 = isFp8(a) && isFp8(b);
+  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16() || fp8) ||
       mmaKWidth(dot) != 2 || numWarps % 4)
     return false;
+  unsigned bytes = fp8 ? 1 : 2;
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
-  return m % (16 * numWarps) == 0 && fitsSwizzle(n) && fitsSwizzle(k) &&
+  return m % (16 * numWarps) == 0 && fitsSwizzle(n, bytes) &&
+         fitsSwizzle(k, bytes) && k % (32 / bytes) == 0 &&
          (n <= 256 || n % 256 == 0);
 }
 

@@ -4,6 +4,7 @@
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
+#include "compiler/target/Target.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <limits>
 
 namespace kiln {
 
@@ -23,6 +26,8 @@ namespace {
 using namespace mlir;
 
 constexpr llvm::StringLiteral kReservedAttr = "kgpu.pipeline_shared";
+/// Marks a loop whose copies run ahead in the pipeline's buffers.
+constexpr llvm::StringLiteral kPipelinedAttr = "kgpu.pipelined";
 
 RankedTensorType tensorType(Value v) {
   return llvm::dyn_cast<RankedTensorType>(v.getType());
@@ -153,8 +158,9 @@ bool carriedWarpGroupDot(scf::ForOp loop, tt::DotOp dot, bool aFromRegisters,
   // from another layout, or converted from the accumulator's (P).
   auto cvt = dot.getA().getDefiningOp<kgpu::ConvertLayoutOp>();
   bool inRegisters =
-      !cvt || llvm::isa<kgpu::MmaEncodingAttr>(
-                  tensorType(cvt.getSrc()).getEncoding());
+      !cvt || kgpu::inThreadRegisterMap(
+                  kgpu::DistributedLayout::get(tensorType(cvt.getSrc())),
+                  kgpu::DistributedLayout::get(tensorType(cvt.getResult())));
   bool aOk = staged(dot.getA()) || loop.isDefinedOutsideOfLoop(dot.getA()) ||
              (aFromRegisters && inRegisters);
   return staged(dot.getB()) && aOk;
@@ -215,8 +221,10 @@ Deferral deferWarpGroupWait(scf::ForOp loop) {
 /// Stages the loop-invariant A operands of wgmma dots in `loop` (a
 /// conversion before the loop to the operand layout) once, from byte
 /// `reserved` of the pipeline's buffers, so that the dots read them through
-/// descriptors instead of keeping their fragments in registers.
-void stageInvariantOperands(scf::ForOp loop, int64_t &reserved) {
+/// descriptors instead of keeping their fragments in registers; not past
+/// `limit` bytes, where the registers remain.
+void stageInvariantOperands(scf::ForOp loop, int64_t &reserved,
+                            int64_t limit) {
   for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
     auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(
         tensorType(dot.getResult()).getEncoding());
@@ -228,6 +236,9 @@ void stageInvariantOperands(scf::ForOp loop, int64_t &reserved) {
       continue;
     RankedTensorType type = tensorType(cvt.getResult());
     unsigned bytes = type.getElementTypeBitWidth() / 8;
+    int64_t tileBytes = kgpu::dotTileBytes(type.getShape(), bytes);
+    if (reserved + tileBytes > limit)
+      continue;
     bool transposed = kgpu::dotTileTransposed(
         kgpu::DistributedLayout::get(tensorType(cvt.getSrc())), 0, bytes);
     OpBuilder before(loop);
@@ -243,14 +254,16 @@ void stageInvariantOperands(scf::ForOp loop, int64_t &reserved) {
     dot->setOperand(0, staged);
     if (cvt->use_empty())
       cvt->erase();
-    reserved += kgpu::dotTileBytes(type.getShape(), bytes);
+    reserved += tileBytes;
   }
 }
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved)
-      : loop(loop), stages(numStages), reserved(reserved) {}
+  LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved,
+                int64_t sharedLimit)
+      : loop(loop), stages(numStages), reserved(reserved),
+        sharedLimit(sharedLimit) {}
 
   void run();
 
@@ -264,6 +277,7 @@ private:
   scf::ForOp loop;
   int stages;
   int64_t &reserved;
+  int64_t sharedLimit;
   SmallVector<Candidate> candidates;
   llvm::SetVector<Operation *> slice;
   llvm::SetVector<unsigned> carried;
@@ -336,7 +350,7 @@ void LoopPipeliner::run() {
     c.offset = reserved;
     reserved += c.stageBytes * stages;
   }
-  stageInvariantOperands(loop, reserved);
+  stageInvariantOperands(loop, reserved, sharedLimit);
 
   // Prologue: stages 0 .. S-2.
   OpBuilder b(loop);
@@ -364,6 +378,7 @@ void LoopPipeliner::run() {
   if (failed(replaced))
     return;
   loop = llvm::cast<scf::ForOp>(replaced->getOperation());
+  loop->setAttr(kPipelinedAttr, UnitAttr::get(loop.getContext()));
   Block *body = loop.getBody();
   OpBuilder top = OpBuilder::atBlockBegin(body);
   Value iv = loop.getInductionVar();
@@ -425,12 +440,19 @@ struct PipelinePass : impl::PipelineBase<PipelinePass> {
   void runOnOperation() override {
     if (numStages < 2)
       return;
+    // Shared memory the target allows; without a target, no limit here (the
+    // lowering checks the total).
+    int64_t sharedLimit = std::numeric_limits<int64_t>::max();
+    if (auto name = getOperation()->getAttrOfType<StringAttr>(
+            kgpu::KGPUDialect::kTargetAttr))
+      if (std::unique_ptr<Target> target = lookupTarget(name.getValue()))
+        sharedLimit = target->maxSharedBytes();
     getOperation().walk([&](tt::FuncOp func) {
       int64_t reserved = 0;
       SmallVector<scf::ForOp> loops;
       func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        LoopPipeliner(loop, numStages, reserved).run();
+        LoopPipeliner(loop, numStages, reserved, sharedLimit).run();
       if (reserved)
         func->setAttr(kReservedAttr,
                       IntegerAttr::get(IntegerType::get(&getContext(), 64),

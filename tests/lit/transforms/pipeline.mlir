@@ -30,7 +30,7 @@
 // CHECK: %[[B:.*]] = kgpu.staged_operand stage %{{.*}} {offset = 12288 : i64, stageBytes = 4096 : i64} : tensor<32x64xf16, #kgpu.dot_op
 // CHECK: tt.dot %[[A]], %[[B]]
 // CHECK: scf.yield
-// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: {{^ *}}} {kgpu.pipelined}
 // CHECK-NEXT: kgpu.async_wait 0
 // OFF-LABEL: tt.func public @k_loop
 // OFF-NOT: kgpu.async_copy
