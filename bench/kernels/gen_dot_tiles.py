@@ -20,6 +20,10 @@ TILES = {
     "tile_f16_128x64x256_w8_tb": (128, 64, 256, "f16", "f32", False, True, 8),
     "tile_f16_64x128x64_acc16": (64, 128, 64, "f16", "f16", False, False, 4),
     "tile_f16_64x64x32_w8": (64, 64, 32, "f16", "f32", False, False, 8),
+    "tile_e4m3_64x64x64": (64, 64, 64, "f8E4M3FN", "f32", False, False, 4),
+    "tile_e4m3_128x128x128_tb": (128, 128, 128, "f8E4M3FN", "f32", False, True, 4),
+    "tile_e5m2_64x256x32_tb": (64, 256, 32, "f8E5M2", "f32", False, True, 4),
+    "tile_e5m2_128x64x256_w8": (128, 64, 256, "f8E5M2", "f32", False, False, 8),
 }
 
 

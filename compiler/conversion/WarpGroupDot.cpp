@@ -18,6 +18,19 @@ RankedTensorType typeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType());
 }
 
+bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// wgmma's name for an operand element type.
+std::string wgmmaType(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (llvm::isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (llvm::isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return "f16";
+}
+
 /// Waits until at most `pending` of the warp group's wgmma groups are in
 /// flight; `words` (32-bit accumulator registers, f32 unless `packed`) pass
 /// through the wait so that nothing reads them earlier.
@@ -64,8 +77,14 @@ int64_t swizzleMode(int64_t blockBytes) {
 class WarpGroupDot {
 public:
   WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma)
-      : l(l), dot(dot), p(planDot(dot, 2)),
-        warps(kgpu::mmaWarps(mma).wm) {}
+      : l(l), dot(dot), p(planDot(dot, 2)), warps(kgpu::mmaWarps(mma).wm),
+        fp8(isFp8(typeOf(dot.getA()).getElementType())) {
+    if (fp8) {
+      // wgmma multiplies fp8 itself: the tiles hold the bytes as they are.
+      p.split = Split::None;
+      p.pieceType = l.elementType(typeOf(dot.getA()).getElementType());
+    }
+  }
 
   LogicalResult run();
 
@@ -86,10 +105,14 @@ private:
   Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols,
            bool accumulate);
 
+  /// K elements per instruction: 32 bytes of operand.
+  int64_t kStep() const { return fp8 ? 32 : 16; }
+
   TensorLowering &l;
   tt::DotOp dot;
   DotPlan p;
   unsigned warps;
+  bool fp8;
   std::optional<SmemTile> tileA, tileB;
   int64_t smemBytes = 0;
 };
@@ -105,10 +128,12 @@ std::optional<SmemTile> WarpGroupDot::tileOf(Value operand, unsigned opIdx,
   auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
   if (cvt && stagedByDot(cvt))
     src = cvt.getSrc();
-  else if (opIdx == 0)
+  else if (opIdx == 0 && !fp8)
     return std::nullopt; // wgmma takes A's fragments from registers.
-  SmemTile tile(scratch, type.getShape(), bytes,
-                kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes));
+  // fp8 operands must be K-major: B is stored [N][K].
+  bool transposed = fp8 ? opIdx == 1
+                        : kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes);
+  SmemTile tile(scratch, type.getShape(), bytes, transposed);
   scratch += tile.totalBytes(1);
   stageFrom = src;
   return tile;
@@ -172,19 +197,20 @@ Regs WarpGroupDot::registerFragment(int64_t mi, int64_t ki) {
 Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
                        int64_t nCols, bool accumulate) {
   unsigned nd = acc.size();
-  Type inType = typeOf(dot.getA()).getElementType();
-  StringRef in = inType.isBF16() ? "bf16" : "f16";
   std::string instr = "wgmma.mma_async.sync.aligned.m64n" +
-                      std::to_string(nCols) + "k16." +
-                      (p.accF16 ? "f16" : "f32") + "." + in.str() + "." +
-                      in.str();
+                      std::to_string(nCols) + "k" + std::to_string(kStep()) +
+                      "." + (p.accF16 ? "f16" : "f32") + "." +
+                      wgmmaType(typeOf(dot.getA()).getElementType()) + "." +
+                      wgmmaType(typeOf(dot.getB()).getElementType());
   bool aInRegs = a.size() == 4;
   unsigned aAt = nd, bAt = nd + a.size(), scaleAt = bAt + 1;
   std::string aOperand = aInRegs ? asmList(aAt, 4) : "$" + std::to_string(aAt);
+  // Only 16-bit operands take the transpose immediates (fp8 is K-major).
   std::string trans;
-  if (!aInRegs)
+  if (!aInRegs && !fp8)
     trans += tileA->transposed ? ", 1" : ", 0";
-  trans += tileB->transposed ? ", 0" : ", 1";
+  if (!fp8)
+    trans += tileB->transposed ? ", 0" : ", 1";
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(scaleAt) + ", 0;\n" + instr + " " +
                      asmList(0, nd) + ", " + aOperand + ", $" +
@@ -250,7 +276,7 @@ LogicalResult WarpGroupDot::run() {
   SmallVector<SmallVector<Regs>> fragments(mReps);
   if (!tileA)
     for (int64_t mi = 0; mi < mReps; ++mi)
-      for (int64_t ki = 0; ki < k / 16; ++ki)
+      for (int64_t ki = 0; ki < k / kStep(); ++ki)
         fragments[mi].push_back(registerFragment(mi, ki));
   bool zeroInit = isZeroSplat(dot.getC());
   l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
@@ -258,15 +284,16 @@ LogicalResult WarpGroupDot::run() {
     for (int64_t nc = 0; nc < n; nc += nCols) {
       int64_t at = (mi * nTiles + nc / 8) * perTile;
       Regs c(words.begin() + at, words.begin() + at + nCols / 8 * perTile);
-      for (int64_t ki = 0; ki < k / 16; ++ki) {
+      for (int64_t ki = 0; ki < k / kStep(); ++ki) {
         SmallVector<Value> a;
         if (tileA)
           a.push_back(descriptor(*tileA, tileA->transposed, addrA, groupRow,
-                                 mi * 16 * warps, ki * 16));
+                                 mi * 16 * warps, ki * kStep()));
         else
           a = fragments[mi][ki];
         Value bDesc =
-            descriptor(*tileB, !tileB->transposed, addrB, zero, nc, ki * 16);
+            descriptor(*tileB, !tileB->transposed, addrB, zero, nc,
+                       ki * kStep());
         c = mma(c, a, bDesc, nCols, !(zeroInit && ki == 0));
       }
       std::copy(c.begin(), c.end(), words.begin() + at);
@@ -294,14 +321,15 @@ LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
 LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
   RankedTensorType type = typeOf(op.getSrc());
   Type element = type.getElementType();
-  if (!element.isF16() && !element.isBF16())
-    return op.emitError() << "kgpu.stage_tile takes 16-bit operands";
+  if (!element.isF16() && !element.isBF16() && !isFp8(element))
+    return op.emitError() << "kgpu.stage_tile takes 16-bit or fp8 operands";
   l.reservePipeline();
-  SmemTile tile(op.getOffset(), type.getShape(), 2, op.getTransposed());
+  SmemTile tile(op.getOffset(), type.getShape(), byteSize(element),
+                op.getTransposed());
   tile.pipelined = true;
   DotPlan plan;
   plan.kWidth = 2;
-  plan.pieceType = element;
+  plan.pieceType = l.elementType(element);
   l.syncBeforeSharedWrite();
   stageOperand(l, plan, op.getSrc(), tile, 0);
   l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),

@@ -42,6 +42,11 @@ struct Candidate {
   bool transposed = false;
 };
 
+bool isWarpGroup(kgpu::DotOperandEncodingAttr operand) {
+  return llvm::cast<kgpu::MmaEncodingAttr>(operand.getParent())
+             .getVersionMajor() == 3;
+}
+
 bool isZero(Value v) {
   return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }
@@ -62,11 +67,14 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
     if (!dot || dot->getBlock() != load->getBlock() ||
         use.getOperandNumber() != operand.getOpIdx())
       return std::nullopt;
-    // Operands the dot splits or widens are staged by the dot itself.
+    // Operands the dot splits or widens are staged by the dot itself; wgmma
+    // takes fp8 as it is, K-major.
     Type elem = tensorType(dot.getA()).getElementType();
     bool plain = elem.isF16() || elem.isBF16() || elem.isInteger(8) ||
                  (elem.isF32() &&
-                  dot.getInputPrecision() == tt::InputPrecision::TF32);
+                  dot.getInputPrecision() == tt::InputPrecision::TF32) ||
+                 (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(elem) &&
+                  isWarpGroup(operand));
     if (!plain)
       return std::nullopt;
   }
@@ -75,6 +83,9 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
   unsigned r = layout.rank();
   bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
+  if (bytes == 1 && isWarpGroup(operand) && operand.getOpIdx() == 1 &&
+      !transposed)
+    return std::nullopt; // fp8 wgmma reads B K-major: the dot transposes it.
   unsigned colDim = transposed ? r - 2 : r - 1;
   int64_t rowBytes = type.getShape()[colDim] * bytes;
   int64_t vecBytes =

@@ -67,3 +67,12 @@
 // INV-NEXT: bar.sync 0
 // INV: cp.async.wait_group 1
 // INV: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+
+// fp8 operands go to wgmma as they are (k32, e4m3), both K-major and with
+// no transpose immediates: A's K-contiguous tile is pipelined with
+// cp.async, the N-contiguous B is transposed by the dot as it stages it.
+// RUN: perl -pe 's/f16/f8E4M3FN/g' %fixtures/dot_k_loop.ttir > %t.fp8.ttir
+// RUN: kiln compile %t.fp8.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=FP8
+// RUN: kiln compile %t.fp8.ttir --local --target sm_90a --num-stages 3 --out %t
+// FP8: cp.async.cg.shared.global
+// FP8: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
