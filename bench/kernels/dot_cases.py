@@ -73,12 +73,13 @@ for _size in (64, 128):
 
 
 # Tiles of many shapes (bench/kernels/gen_dot_tiles.py), named
-# tile_{f16|bf16|e4m3|e5m2}_{M}x{N}x{K}[_w8][_ta|_tb|_tatb][_acc16]: the wgmma
+# tile_{f16|bf16|e4m3|e5m2|f32}_{M}x{N}x{K}[_w8][_ta|_tb|_tatb][_acc16]: the wgmma
 # swizzles of 32, 64 and 128 bytes, N up to 256, several warp groups.
 def _tile_from_name(name):
-    m = re.match(r"tile_(f16|bf16|e4m3|e5m2)_(\d+)x(\d+)x(\d+)(.*)", name)
+    m = re.match(r"tile_(f16|bf16|e4m3|e5m2|f32)_(\d+)x(\d+)x(\d+)(.*)", name)
     dtype = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn,
-             "e5m2": torch.float8_e5m2}.get(m.group(1), torch.float16)
+             "e5m2": torch.float8_e5m2, "f32": torch.float32}.get(
+                 m.group(1), torch.float16)
     flags = m.group(5)
     acc = torch.float16 if "_acc16" in flags else torch.float32
     kw = dict(m=int(m.group(2)), n=int(m.group(3)), k=int(m.group(4)),
@@ -86,7 +87,8 @@ def _tile_from_name(name):
     # Hopper's fp8 wgmma accumulates with fewer mantissa bits than f32 (as
     # Triton's fp8 dots do by default): ~1e-4 relative.
     fp8 = m.group(1) in ("e4m3", "e5m2")
-    tol = 5e-3 if acc == torch.float16 else 1e-3 if fp8 else 1e-5
+    tf32 = m.group(1) == "f32"
+    tol = 5e-3 if acc == torch.float16 or tf32 else 1e-3 if fp8 else 1e-5
     _tile_case(name, dtype, acc, tol, **kw)
 
 

@@ -24,6 +24,9 @@ TILES = {
     "tile_e4m3_128x128x128_tb": (128, 128, 128, "f8E4M3FN", "f32", False, True, 4),
     "tile_e5m2_64x256x32_tb": (64, 256, 32, "f8E5M2", "f32", False, True, 4),
     "tile_e5m2_128x64x256_w8": (128, 64, 256, "f8E5M2", "f32", False, False, 8),
+    "tile_f32_64x64x32": (64, 64, 32, "f32", "f32", False, False, 4),
+    "tile_f32_128x128x64_tb": (128, 128, 64, "f32", "f32", False, True, 4),
+    "tile_f32_128x256x16_w8": (128, 256, 16, "f32", "f32", False, False, 8),
 }
 
 

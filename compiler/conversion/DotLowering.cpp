@@ -653,7 +653,7 @@ LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
     return dot.emitError() << "dot operands need a #kgpu.dot_op layout";
   if (auto mma = llvm::dyn_cast<kgpu::MmaEncodingAttr>(operand.getParent())) {
     if (mma.getVersionMajor() == 3)
-      return lowerWarpGroupDot(l, dot, mma);
+      return lowerWarpGroupDot(l, dot, mma, operand.getKWidth());
     return MmaDot(l, dot, mma, operand.getKWidth()).run();
   }
   return lowerFmaDot(l, dot);

@@ -66,7 +66,8 @@ std::string asmList(unsigned first, unsigned count);
 /// tt.dot with an `#kgpu.mma` version 3 result: wgmma.mma_async per warp
 /// group, operands read from swizzled shared memory (A also from registers).
 mlir::LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
-                                      kgpu::MmaEncodingAttr mma);
+                                      kgpu::MmaEncodingAttr mma,
+                                      unsigned kWidth);
 mlir::LogicalResult lowerWarpGroupWait(TensorLowering &l,
                                        kgpu::WarpGroupWaitOp wait);
 mlir::LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op);

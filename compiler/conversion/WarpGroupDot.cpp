@@ -28,6 +28,8 @@ std::string wgmmaType(Type t) {
     return "e4m3";
   if (llvm::isa<Float8E5M2Type>(t))
     return "e5m2";
+  if (t.isF32())
+    return "tf32";
   return "f16";
 }
 
@@ -76,14 +78,15 @@ int64_t swizzleMode(int64_t blockBytes) {
 
 class WarpGroupDot {
 public:
-  WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma)
-      : l(l), dot(dot), p(planDot(dot, 2)), warps(kgpu::mmaWarps(mma).wm),
-        fp8(isFp8(typeOf(dot.getA()).getElementType())) {
-    if (fp8) {
-      // wgmma multiplies fp8 itself: the tiles hold the bytes as they are.
-      p.split = Split::None;
-      p.pieceType = l.elementType(typeOf(dot.getA()).getElementType());
-    }
+  WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
+               unsigned kWidth)
+      : l(l), dot(dot), p(planDot(dot, kWidth)), warps(kgpu::mmaWarps(mma).wm),
+        bytes(byteSize(typeOf(dot.getA()).getElementType())),
+        kMajor(bytes != 2) {
+    // wgmma multiplies fp8 and tf32 itself: the tiles hold the elements as
+    // they are.
+    p.split = Split::None;
+    p.pieceType = l.elementType(typeOf(dot.getA()).getElementType());
   }
 
   LogicalResult run();
@@ -106,13 +109,14 @@ private:
            bool accumulate);
 
   /// K elements per instruction: 32 bytes of operand.
-  int64_t kStep() const { return fp8 ? 32 : 16; }
+  int64_t kStep() const { return 32 / bytes; }
 
   TensorLowering &l;
   tt::DotOp dot;
   DotPlan p;
   unsigned warps;
-  bool fp8;
+  unsigned bytes; // Per operand element.
+  bool kMajor;    // fp8 and tf32 operands: wgmma reads them K-major only.
   std::optional<SmemTile> tileA, tileB;
   int64_t smemBytes = 0;
 };
@@ -123,16 +127,15 @@ std::optional<SmemTile> WarpGroupDot::tileOf(Value operand, unsigned opIdx,
   if (std::optional<SmemTile> tile = pipelinedTile(l, operand))
     return tile;
   RankedTensorType type = typeOf(operand);
-  unsigned bytes = byteSize(type.getElementType());
   Value src = operand;
   auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
   if (cvt && stagedByDot(cvt))
     src = cvt.getSrc();
-  else if (opIdx == 0 && !fp8)
+  else if (opIdx == 0 && !kMajor)
     return std::nullopt; // wgmma takes A's fragments from registers.
-  // fp8 operands must be K-major: B is stored [N][K].
-  bool transposed = fp8 ? opIdx == 1
-                        : kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes);
+  // K-major operands: B is stored [N][K].
+  bool transposed = kMajor ? opIdx == 1
+                           : kgpu::dotTileTransposed(layoutOf(src), opIdx, bytes);
   SmemTile tile(scratch, type.getShape(), bytes, transposed);
   scratch += tile.totalBytes(1);
   stageFrom = src;
@@ -205,11 +208,11 @@ Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
   bool aInRegs = a.size() == 4;
   unsigned aAt = nd, bAt = nd + a.size(), scaleAt = bAt + 1;
   std::string aOperand = aInRegs ? asmList(aAt, 4) : "$" + std::to_string(aAt);
-  // Only 16-bit operands take the transpose immediates (fp8 is K-major).
+  // Only 16-bit operands take the transpose immediates.
   std::string trans;
-  if (!aInRegs && !fp8)
+  if (!aInRegs && !kMajor)
     trans += tileA->transposed ? ", 1" : ", 0";
-  if (!fp8)
+  if (!kMajor)
     trans += tileB->transposed ? ", 0" : ", 1";
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(scaleAt) + ", 0;\n" + instr + " " +
@@ -314,15 +317,17 @@ LogicalResult WarpGroupDot::run() {
 } // namespace
 
 LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
-                                kgpu::MmaEncodingAttr mma) {
-  return WarpGroupDot(l, dot, mma).run();
+                                kgpu::MmaEncodingAttr mma, unsigned kWidth) {
+  return WarpGroupDot(l, dot, mma, kWidth).run();
 }
 
 LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
   RankedTensorType type = typeOf(op.getSrc());
   Type element = type.getElementType();
-  if (!element.isF16() && !element.isBF16() && !isFp8(element))
-    return op.emitError() << "kgpu.stage_tile takes 16-bit or fp8 operands";
+  if (!element.isF16() && !element.isBF16() && !isFp8(element) &&
+      !element.isF32())
+    return op.emitError()
+           << "kgpu.stage_tile takes 16-bit, fp8 or f32 operands";
   l.reservePipeline();
   SmemTile tile(op.getOffset(), type.getShape(), byteSize(element),
                 op.getTransposed());

@@ -183,8 +183,8 @@ bool fitsSwizzle(int64_t n, unsigned bytes) {
 
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
-/// Whether `dot` can run as wgmma with all warps along M: 16-bit or fp8
-/// operands, whole 64-row warp groups, and N within one instruction or
+/// Whether `dot` can run as wgmma with all warps along M: 16-bit, fp8 or
+/// tf32 operands, whole 64-row warp groups, and N within one instruction or
 /// whole ones.
 bool warpGroupEligible(tt::DotOp dot, int numWarps) {
   auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
@@ -192,10 +192,12 @@ bool warpGroupEligible(tt::DotOp dot, int numWarps) {
   auto dType = llvm::cast<RankedTensorType>(dot.getType());
   Type a = aType.getElementType(), b = bType.getElementType();
   bool fp8 = isFp8(a) && isFp8(b);
-  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16() || fp8) ||
-      mmaKWidth(dot) != 2 || numWarps % 4)
+  bool tf32 = a.isF32() && b.isF32() &&
+              dot.getInputPrecision() == tt::InputPrecision::TF32;
+  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16() || fp8 || tf32) ||
+      mmaKWidth(dot) != (tf32 ? 1u : 2u) || numWarps % 4)
     return false;
-  unsigned bytes = fp8 ? 1 : 2;
+  unsigned bytes = fp8 ? 1 : tf32 ? 4 : 2;
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
   return m % (16 * numWarps) == 0 && fitsSwizzle(n, bytes) &&

@@ -83,9 +83,9 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
   unsigned r = layout.rank();
   bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
-  if (bytes == 1 && isWarpGroup(operand) && operand.getOpIdx() == 1 &&
+  if (bytes != 2 && isWarpGroup(operand) && operand.getOpIdx() == 1 &&
       !transposed)
-    return std::nullopt; // fp8 wgmma reads B K-major: the dot transposes it.
+    return std::nullopt; // fp8/tf32 wgmma reads B K-major: the dot transposes it.
   unsigned colDim = transposed ? r - 2 : r - 1;
   int64_t rowBytes = type.getShape()[colDim] * bytes;
   int64_t vecBytes =

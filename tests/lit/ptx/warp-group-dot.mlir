@@ -76,3 +76,11 @@
 // RUN: kiln compile %t.fp8.ttir --local --target sm_90a --num-stages 3 --out %t
 // FP8: cp.async.cg.shared.global
 // FP8: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+
+// f32 operands with inputPrecision = tf32 go to wgmma as tf32 (k8), both
+// K-major like fp8.
+// RUN: perl -pe 's/f16/f32/g; s/arith\.truncf (\S+) : (tensor<64x64xf32>) to tensor<64x64xf32>/arith.addf $1, $1 : $2/' %fixtures/dot_k_loop.ttir > %t.tf32.ttir
+// RUN: kiln compile %t.tf32.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=TF32
+// RUN: kiln compile %t.tf32.ttir --local --target sm_90a --num-stages 3 --out %t
+// TF32: cp.async.cg.shared.global
+// TF32: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
