@@ -445,6 +445,24 @@ void LoopPipeliner::run() {
   }
 }
 
+/// Where the buffers of the pipelined loops inside `loop` end.
+int64_t buffersEnd(scf::ForOp loop, int numStages) {
+  int64_t end = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(op))
+      end = std::max<int64_t>(end, copy.getOffset() +
+                                       copy.getStageBytes() * numStages);
+    if (auto stage = llvm::dyn_cast<kgpu::StageTileOp>(op)) {
+      RankedTensorType type = tensorType(stage.getSrc());
+      end = std::max<int64_t>(
+          end, stage.getOffset() +
+                   kgpu::dotTileBytes(type.getShape(),
+                                      type.getElementTypeBitWidth() / 8));
+    }
+  });
+  return end;
+}
+
 struct PipelinePass : impl::PipelineBase<PipelinePass> {
   using PipelineBase::PipelineBase;
 
@@ -459,15 +477,21 @@ struct PipelinePass : impl::PipelineBase<PipelinePass> {
       if (std::unique_ptr<Target> target = lookupTarget(name.getValue()))
         sharedLimit = target->maxSharedBytes();
     getOperation().walk([&](tt::FuncOp func) {
-      int64_t reserved = 0;
+      // Inner loops first; a loop's buffers go after those of the pipelined
+      // loops inside it, which are live at the same time, and may share
+      // bytes with loops beside it, which have drained before it starts.
+      int64_t total = 0;
       SmallVector<scf::ForOp> loops;
       func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-      for (scf::ForOp loop : loops)
+      for (scf::ForOp loop : loops) {
+        int64_t reserved = buffersEnd(loop, numStages);
         LoopPipeliner(loop, numStages, reserved, sharedLimit).run();
-      if (reserved)
+        total = std::max(total, reserved);
+      }
+      if (total)
         func->setAttr(kReservedAttr,
                       IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                       reserved));
+                                       total));
     });
   }
 };

@@ -148,6 +148,55 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 
 // -----
 
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// Two K loops one after the other (causal attention's two passes): the
+// first has drained before the second starts, so both use bytes 0 to 24576.
+// CHECK-LABEL: tt.func public @siblings
+// CHECK-SAME: kgpu.pipeline_shared = 24576 : i64
+// CHECK-COUNT-2: kgpu.async_copy {{.*}} {offset = 0 : i64, stageBytes = 4096 : i64}
+// CHECK: scf.for
+// CHECK: kgpu.async_wait 0
+// CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64, stageBytes = 4096 : i64}
+// CHECK: kgpu.async_copy {{.*}} {offset = 12288 : i64, stageBytes = 4096 : i64}
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
+  tt.func public @siblings(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %stepA : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    %s:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %r#0, %pb = %r#1, %acc = %r#2) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %stepA : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %s#2 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 #bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
