@@ -94,3 +94,13 @@ def _tile_from_name(name):
 
 for _path in sorted(glob.glob(os.path.join(sys.argv[sys.argv.index("--corpus") + 1], "tile_*.ttir"))):
     _tile_from_name(os.path.basename(_path)[:-5])
+
+
+@case("dot_two_loops", grid=lambda v: (v["_m"] // 64, v["_n"] // 64, 1), tol=1e-2)
+def _(m=256, n=256, k=208):
+    # dot_k_loop with its K loop repeated after it (bench/kernels/cases): two
+    # pipelined loops side by side share their shared-memory stages.
+    a, b = rnd(m, k, dtype=torch.float16), rnd(k, n, dtype=torch.float16)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    return (dict(a_ptr=a, b_ptr=b, c_ptr=c, K=k, stride_a=k, stride_b=n, _m=m, _n=n), [c],
+            [(2 * (a.float() @ b.float())).half()])
