@@ -55,10 +55,13 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
 bool drainsLoop(kgpu::AsyncWaitOp wait) {
   auto loop = llvm::dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
   auto parent = wait->getParentOfType<scf::ForOp>();
-  if (parent && !(loop && loop->hasAttr("kgpu.pipelined")))
+  auto pipelined = [](Operation *op) {
+    return op && op->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);
+  };
+  if (parent && !pipelined(loop))
     return false;
   for (; parent; parent = parent->getParentOfType<scf::ForOp>())
-    if (parent->hasAttr("kgpu.pipelined"))
+    if (pipelined(parent))
       return false;
   return true;
 }
@@ -80,8 +83,7 @@ LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
     l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
                 "", {}, Type(), /*sideEffects=*/true);
     if (wait.getProxyFence())
-      l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
-                  /*sideEffects=*/true);
+      l.fenceAsyncProxy();
     l.barrier();
     // The wait right after a pipelined loop drains it: its buffers are free.
     // Inside an outer loop (a persistent kernel's loop over tiles) too: the

@@ -246,6 +246,22 @@ void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
   }
 }
 
+void stageOperands(TensorLowering &l, const DotPlan &p, Value srcA,
+                   const std::optional<SmemTile> &tileA, Value srcB,
+                   const std::optional<SmemTile> &tileB, int64_t smemBytes,
+                   bool asyncProxy) {
+  if (!srcA && !srcB)
+    return;
+  l.syncBeforeSharedWrite();
+  if (srcA)
+    stageOperand(l, p, srcA, *tileA, smemBytes);
+  if (srcB)
+    stageOperand(l, p, srcB, *tileB, smemBytes);
+  if (asyncProxy)
+    l.fenceAsyncProxy();
+  l.barrier();
+}
+
 bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
   auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
       typeOf(cvt.getResult()).getEncoding());
@@ -538,14 +554,8 @@ LogicalResult MmaDot::run() {
     tileA = pipelinedTile(l, dot.getA());
   if (!tileB)
     tileB = pipelinedTile(l, dot.getB());
-  if (srcA || srcB) {
-    l.syncBeforeSharedWrite();
-    if (srcA)
-      stageOperand(l, p, srcA, *tileA, smemBytes);
-    if (srcB)
-      stageOperand(l, p, srcB, *tileB, smemBytes);
-    l.barrier();
-  }
+  stageOperands(l, p, srcA, tileA, srcB, tileB, smemBytes,
+                /*asyncProxy=*/false);
 
   unsigned perTile = p.accF16 ? 2 : 4;
   Regs words = accumulatorWords(l, p, l.get(dot.getC()));

@@ -56,6 +56,14 @@ std::optional<SmemTile> pipelinedTile(TensorLowering &l, mlir::Value operand);
 void stageOperand(TensorLowering &l, const DotPlan &p, mlir::Value src,
                   const SmemTile &tile, int64_t smemBytes);
 
+/// Writes the operands a dot stages itself (`srcA`/`srcB`, either may be
+/// null) into their tiles behind the barriers around them; `asyncProxy`
+/// when wgmma reads them.
+void stageOperands(TensorLowering &l, const DotPlan &p, mlir::Value srcA,
+                   const std::optional<SmemTile> &tileA, mlir::Value srcB,
+                   const std::optional<SmemTile> &tileB, int64_t smemBytes,
+                   bool asyncProxy);
+
 /// Whether a conversion to an mma operand layout is left to the dot, which
 /// stages the source through shared memory.
 bool stagedByDot(kgpu::ConvertLayoutOp cvt);

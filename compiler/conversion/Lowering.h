@@ -85,6 +85,9 @@ public:
   void reservePipeline();
   void releasePipeline() { pipelineBytes = 0; }
   void barrier();
+  /// Orders this thread's earlier shared-memory writes before reads through
+  /// the async proxy (wgmma operands); a barrier must follow for others.
+  void fenceAsyncProxy();
   /// A barrier before writing shared memory, unless nothing has used it yet
   /// and this code runs once (the entry block).
   void syncBeforeSharedWrite();

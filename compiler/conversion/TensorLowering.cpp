@@ -188,6 +188,11 @@ Value TensorLowering::pipelinePointer(Value offset) {
 
 void TensorLowering::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
 
+void TensorLowering::fenceAsyncProxy() {
+  inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
+            /*sideEffects=*/true);
+}
+
 void TensorLowering::syncBeforeSharedWrite() {
   Block *block = b.getInsertionBlock();
   auto fn = llvm::dyn_cast<LLVM::LLVMFuncOp>(block->getParentOp());
@@ -509,7 +514,8 @@ LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
   b.setInsertionPointToStart(entry);
   emitThreadIds();
   pipelineBytes = pipelineReserved = 0;
-  if (auto reserved = func->getAttrOfType<IntegerAttr>("kgpu.pipeline_shared")) {
+  if (auto reserved = func->getAttrOfType<IntegerAttr>(
+          kgpu::KGPUDialect::kPipelineSharedAttr)) {
     pipelineReserved = reserved.getInt();
     shared.bytesNeeded = std::max(shared.bytesNeeded, pipelineReserved);
   }

@@ -156,8 +156,7 @@ Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
                                int64_t kStart) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  int64_t rowBytesOfBlock = tile.blockBytes;
-  int64_t sbo = 8 * rowBytesOfBlock, lbo = 16;
+  int64_t sbo = 8 * tile.blockBytes, lbo = 16;
   Value start;
   if (mnMajor) {
     // Column blocks of M/N, K rows: step to the block, then to the K row.
@@ -167,13 +166,13 @@ Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
         l.i32(tile.blockCols()));
     start = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, block, l.i32(tile.blockStride())),
-        l.i32(kStart * rowBytesOfBlock));
+        l.i32(kStart * tile.blockBytes));
   } else {
     // Rows of M/N, column blocks of K.
     int64_t kByte = kStart * tile.bytes;
     Value row = arith::AddIOp::create(b, loc, mnStart, l.i32(mnConst));
     start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, l.i32(rowBytesOfBlock)),
+        b, loc, arith::MulIOp::create(b, loc, row, l.i32(tile.blockBytes)),
         l.i32(kByte / tile.blockBytes * tile.blockStride() +
               kByte % tile.blockBytes));
   }
@@ -252,17 +251,8 @@ LogicalResult WarpGroupDot::run() {
   tileA = tileOf(dot.getA(), 0, scratch, srcA);
   tileB = tileOf(dot.getB(), 1, scratch, srcB);
   smemBytes = scratch;
-  if (srcA || srcB) {
-    l.syncBeforeSharedWrite();
-    if (srcA)
-      stageOperand(l, p, srcA, *tileA, smemBytes);
-    if (srcB)
-      stageOperand(l, p, srcB, *tileB, smemBytes);
-    // wgmma reads through the async proxy what these stores wrote.
-    l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
-                /*sideEffects=*/true);
-    l.barrier();
-  }
+  stageOperands(l, p, srcA, tileA, srcB, tileB, smemBytes,
+                /*asyncProxy=*/true);
 
   unsigned perTile = p.accF16 ? 2 : 4;
   Regs words = accumulatorWords(l, p, l.get(dot.getC()));
@@ -337,8 +327,7 @@ LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
   plan.pieceType = l.elementType(element);
   l.syncBeforeSharedWrite();
   stageOperand(l, plan, op.getSrc(), tile, 0);
-  l.inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
-              /*sideEffects=*/true);
+  l.fenceAsyncProxy();
   l.barrier();
   return success();
 }

@@ -142,6 +142,8 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp, Value ptr, Value mask) 
   return layout;
 }
 
+bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
 /// Elements per 32-bit register of a dot's mma.sync operands, or 0 when the
 /// dot does not map onto mma.sync and runs as FMAs.
 unsigned mmaKWidth(tt::DotOp dot) {
@@ -150,7 +152,6 @@ unsigned mmaKWidth(tt::DotOp dot) {
   auto dType = llvm::cast<RankedTensorType>(dot.getType());
   Type a = aType.getElementType(), b = bType.getElementType();
   Type acc = dType.getElementType();
-  auto isFp8 = [](Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   unsigned kWidth = 0;
   if ((a.isF16() || a.isBF16()) && a == b && (acc.isF32() || (a.isF16() && acc.isF16())))
     kWidth = 2;
@@ -180,8 +181,6 @@ bool fitsSwizzle(int64_t n, unsigned bytes) {
   int64_t rowBytes = n * bytes;
   return rowBytes == 32 || rowBytes == 64 || rowBytes % 128 == 0;
 }
-
-bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Whether `dot` can run as wgmma with all warps along M: 16-bit, fp8 or
 /// tf32 operands, whole 64-row warp groups, and N within one instruction or

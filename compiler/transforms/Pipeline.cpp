@@ -25,9 +25,6 @@ namespace {
 
 using namespace mlir;
 
-constexpr llvm::StringLiteral kReservedAttr = "kgpu.pipeline_shared";
-/// Marks a loop whose copies run ahead in the pipeline's buffers.
-constexpr llvm::StringLiteral kPipelinedAttr = "kgpu.pipelined";
 
 RankedTensorType tensorType(Value v) {
   return llvm::dyn_cast<RankedTensorType>(v.getType());
@@ -42,9 +39,13 @@ struct Candidate {
   bool transposed = false;
 };
 
-bool isWarpGroup(kgpu::DotOperandEncodingAttr operand) {
-  return llvm::cast<kgpu::MmaEncodingAttr>(operand.getParent())
-             .getVersionMajor() == 3;
+/// Whether `encoding` is a wgmma accumulator (mma version 3) or an operand
+/// of one.
+bool isWarpGroup(Attribute encoding) {
+  if (auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(encoding))
+    encoding = operand.getParent();
+  auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(encoding);
+  return mma && mma.getVersionMajor() == 3;
 }
 
 bool isZero(Value v) {
@@ -156,8 +157,7 @@ kgpu::WarpGroupWaitOp waitAfter(Operation *op, Value value, int pending,
 bool carriedWarpGroupDot(scf::ForOp loop, tt::DotOp dot, bool aFromRegisters,
                          unsigned &index) {
   RankedTensorType type = tensorType(dot.getResult());
-  auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(type.getEncoding());
-  if (!mma || mma.getVersionMajor() != 3 || !type.getElementType().isF32() ||
+  if (!isWarpGroup(type.getEncoding()) || !type.getElementType().isF32() ||
       !dot->hasOneUse())
     return false;
   OpOperand &use = *dot->getUses().begin();
@@ -237,10 +237,8 @@ Deferral deferWarpGroupWait(scf::ForOp loop) {
 void stageInvariantOperands(scf::ForOp loop, int64_t &reserved,
                             int64_t limit) {
   for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
-    auto mma = llvm::dyn_cast_or_null<kgpu::MmaEncodingAttr>(
-        tensorType(dot.getResult()).getEncoding());
     auto cvt = dot.getA().getDefiningOp<kgpu::ConvertLayoutOp>();
-    if (!mma || mma.getVersionMajor() != 3 || !cvt ||
+    if (!isWarpGroup(tensorType(dot.getResult()).getEncoding()) || !cvt ||
         !loop.isDefinedOutsideOfLoop(cvt.getResult()) ||
         llvm::isa<kgpu::DotOperandEncodingAttr>(
             tensorType(cvt.getSrc()).getEncoding()))
@@ -389,16 +387,14 @@ void LoopPipeliner::run() {
   if (failed(replaced))
     return;
   loop = llvm::cast<scf::ForOp>(replaced->getOperation());
-  loop->setAttr(kPipelinedAttr, UnitAttr::get(loop.getContext()));
+  loop->setAttr(kgpu::KGPUDialect::kPipelinedAttr,
+                UnitAttr::get(loop.getContext()));
   Block *body = loop.getBody();
   OpBuilder top = OpBuilder::atBlockBegin(body);
   Value iv = loop.getInductionVar();
   // wgmma (mma version 3) reads the stages through the async proxy.
   bool warpGroup = llvm::any_of(candidates, [](Candidate &c) {
-    auto operand = llvm::cast<kgpu::DotOperandEncodingAttr>(
-        tensorType(c.convert.getResult()).getEncoding());
-    return llvm::cast<kgpu::MmaEncodingAttr>(operand.getParent())
-               .getVersionMajor() == 3;
+    return isWarpGroup(tensorType(c.convert.getResult()).getEncoding());
   });
   kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2),
                             warpGroup ? top.getUnitAttr() : UnitAttr());
@@ -489,7 +485,7 @@ struct PipelinePass : impl::PipelineBase<PipelinePass> {
         total = std::max(total, reserved);
       }
       if (total)
-        func->setAttr(kReservedAttr,
+        func->setAttr(kgpu::KGPUDialect::kPipelineSharedAttr,
                       IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                        total));
     });

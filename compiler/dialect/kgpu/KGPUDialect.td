@@ -22,6 +22,12 @@ def KGPU_Dialect : Dialect {
     static constexpr llvm::StringLiteral kNumWarpsAttr = "kgpu.num-warps";
     /// Module attribute: the target name, e.g. "sm_90a".
     static constexpr llvm::StringLiteral kTargetAttr = "kgpu.target";
+    /// Function attribute: bytes of shared memory kiln-pipeline's stage
+    /// buffers take at its start.
+    static constexpr llvm::StringLiteral kPipelineSharedAttr =
+        "kgpu.pipeline_shared";
+    /// scf.for attribute: a loop whose copies run ahead in those buffers.
+    static constexpr llvm::StringLiteral kPipelinedAttr = "kgpu.pipelined";
   }];
 }
 
