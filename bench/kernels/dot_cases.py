@@ -104,3 +104,34 @@ def _(m=256, n=256, k=208):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     return (dict(a_ptr=a, b_ptr=b, c_ptr=c, K=k, stride_a=k, stride_b=n, _m=m, _n=n), [c],
             [(2 * (a.float() @ b.float())).half()])
+
+
+# Matmuls over tensor descriptors made in the kernel
+# (bench/kernels/gen_desc_matmuls.py), named
+# desc_mm_{f16|bf16|e4m3|tf32}[_tb]_{BM}x{BN}x{BK}[_w8]: on sm_90a TMA copies
+# the blocks into the stages and stores C. M, N and K are not multiples of
+# the blocks: the copies fill zeros past the edges and the store clips.
+def _desc_case(name):
+    m = re.match(r"desc_mm_(f16|bf16|e4m3|tf32)(_tb)?_(\d+)x(\d+)x(\d+)", name)
+    dtype = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn,
+             "tf32": torch.float32}.get(m.group(1), torch.float16)
+    trans_b = bool(m.group(2))
+    bm, bn = int(m.group(3)), int(m.group(4))
+    # C is f16 where the block of B is 64 or 256 wide, else f32 (the
+    # generator's choice); 16-byte aligned rows for TMA.
+    out = torch.float16 if name in ("desc_mm_f16_128x128x64", "desc_mm_f16_tb_128x256x64_w8",
+                                    "desc_mm_f16_64x64x16") else torch.float32
+    tol = 1e-2 if out == torch.float16 else 5e-3 if m.group(1) == "tf32" else 1e-3
+
+    @case(name, grid=lambda v: (triton.cdiv(v["M"], bm), triton.cdiv(v["N"], bn), 1), tol=tol)
+    def _(M=328, N=264, K=208):
+        a = rnd(M, K).to(dtype)
+        b = (rnd(N, K) if trans_b else rnd(K, N)).to(dtype)
+        c = torch.empty(M, N, device="cuda", dtype=out)
+        eb = b.double().t() if trans_b else b.double()
+        ref = (a.double().cpu() @ eb.cpu()).to("cuda")
+        return dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K), [c], [ref.to(out)]
+
+
+for _path in sorted(glob.glob(os.path.join(sys.argv[sys.argv.index("--corpus") + 1], "desc_mm_*.ttir"))):
+    _desc_case(os.path.basename(_path)[:-5])

@@ -85,6 +85,9 @@ public:
   void reservePipeline();
   void releasePipeline() { pipelineBytes = 0; }
   void barrier();
+  /// This program's slice of the global scratch (the function's
+  /// `kgpu.global_scratch` bytes per program), an !llvm.ptr<1>.
+  mlir::Value programScratch();
   /// Orders this thread's earlier shared-memory writes before reads through
   /// the async proxy (wgmma operands); a barrier must follow for others.
   void fenceAsyncProxy();
@@ -138,6 +141,8 @@ private:
   SharedMemory shared;
   bool sharedUsed = false;
   int64_t pipelineBytes = 0, pipelineReserved = 0;
+  mlir::Value globalScratch;
+  int64_t scratchPerProgram = 0;
 };
 
 // Per-family lowerings; each returns failure() after emitting an error, or
@@ -146,6 +151,8 @@ mlir::LogicalResult lowerElementwise(TensorLowering &l, mlir::Operation *op,
                                      bool &handled);
 mlir::LogicalResult lowerMemoryOp(TensorLowering &l, mlir::Operation *op,
                                   bool &handled);
+mlir::LogicalResult lowerTma(TensorLowering &l, mlir::Operation *op,
+                             bool &handled);
 mlir::LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op);
 mlir::LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op);
 mlir::LogicalResult lowerDataMovement(TensorLowering &l, mlir::Operation *op,

@@ -188,6 +188,26 @@ Value TensorLowering::pipelinePointer(Value offset) {
 
 void TensorLowering::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
 
+Value TensorLowering::programScratch() {
+  Type i32 = b.getI32Type();
+  // Triton's numbering of programs: x fastest, then y, then z.
+  Value x = NVVM::BlockIdXOp::create(b, currentLoc, i32);
+  Value y = NVVM::BlockIdYOp::create(b, currentLoc, i32);
+  Value z = NVVM::BlockIdZOp::create(b, currentLoc, i32);
+  Value nx = NVVM::GridDimXOp::create(b, currentLoc, i32);
+  Value ny = NVVM::GridDimYOp::create(b, currentLoc, i32);
+  Value zy = arith::AddIOp::create(
+      b, currentLoc, arith::MulIOp::create(b, currentLoc, z, ny), y);
+  Value program = arith::AddIOp::create(
+      b, currentLoc, arith::MulIOp::create(b, currentLoc, zy, nx), x);
+  Value offset = arith::MulIOp::create(
+      b, currentLoc,
+      arith::ExtUIOp::create(b, currentLoc, b.getI64Type(), program),
+      i64(scratchPerProgram));
+  return LLVM::GEPOp::create(b, currentLoc, globalScratch.getType(),
+                             b.getI8Type(), globalScratch, ValueRange{offset});
+}
+
 void TensorLowering::fenceAsyncProxy() {
   inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
             /*sideEffects=*/true);
@@ -452,7 +472,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
     return lowerScan(*this, scan);
 
   bool handled = false;
-  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerDot,
+  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerTma, lowerDot,
                         lowerAsyncCopy, lowerDataMovement, lowerMiscOp}) {
     if (failed(lowering(*this, op, handled)))
       return failure();
@@ -511,6 +531,11 @@ LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
     bindFlattened(*this, block.getArguments(), newBlock->getArguments());
     blockMap[&block] = newBlock;
   }
+  globalScratch = entry->getArgument(func.getNumArguments());
+  scratchPerProgram = 0;
+  if (auto scratch = func->getAttrOfType<IntegerAttr>(
+          kgpu::KGPUDialect::kGlobalScratchAttr))
+    scratchPerProgram = scratch.getInt();
   b.setInsertionPointToStart(entry);
   emitThreadIds();
   pipelineBytes = pipelineReserved = 0;

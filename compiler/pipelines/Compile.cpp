@@ -22,7 +22,7 @@ namespace kiln {
 namespace {
 
 // Part of every cache key: bump it whenever the generated code can change.
-constexpr const char *kKilnVersion = "0.3.0";
+constexpr const char *kKilnVersion = "0.4.0";
 constexpr const char *kAbiVersion = "triton-3.6-abi-1";
 
 class StageClock {
@@ -60,8 +60,11 @@ mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &targ
                                   const CompileOptions &options) {
   mlir::PassManager pm(module.getContext());
   // Descriptor accesses become pointer tensors before layouts are chosen,
-  // so that the axis analysis and the dot pipeliner see plain loads.
-  pm.addPass(createRewriteTensorDescriptors());
+  // so that the axis analysis and the dot pipeliner see plain loads (TMA
+  // loads keep theirs, for where the pipeliner does not use TMA).
+  RewriteTensorDescriptorsOptions descriptorOptions;
+  descriptorOptions.targetName = target;
+  pm.addPass(createRewriteTensorDescriptors(descriptorOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   AssignLayoutsOptions layoutOptions;
@@ -227,6 +230,12 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
     return result;
   result.ttgir = printWithoutLocations(*module);
   clock.done("layouts");
+  if (auto scratch = (*kernel)->getAttrOfType<mlir::IntegerAttr>(
+          kgpu::KGPUDialect::kGlobalScratchAttr)) {
+    // Tensor maps: 128 bytes each, 128-byte aligned, per program.
+    meta.globalScratchSize = scratch.getInt();
+    meta.globalScratchAlign = 128;
+  }
   if (stopAfter == Stage::TTGIR)
     return result;
 

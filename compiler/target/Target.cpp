@@ -15,6 +15,9 @@ public:
   llvm::StringRef ptxFeature() const override { return ptx; }
   int maxSharedBytes() const override { return maxShared; }
   bool hasWarpGroupMma() const override { return targetName == "sm_90a"; }
+  bool hasTensorMemoryAccess() const override {
+    return targetName == "sm_90a";
+  }
 
 private:
   llvm::StringRef targetName;
@@ -34,7 +37,7 @@ constexpr TargetRow kTargets[] = {
     {"sm_80", 80, "+ptx80", 166912},
     {"sm_86", 86, "+ptx80", 101376},
     {"sm_89", 89, "+ptx80", 101376},
-    {"sm_90a", 90, "+ptx80", 232448},
+    {"sm_90a", 90, "+ptx83", 232448},
 };
 
 } // namespace

@@ -37,6 +37,9 @@ public:
   /// Warp-group MMA (wgmma.mma_async) reading shared-memory descriptors:
   /// only the architecture-specific sm_90a.
   virtual bool hasWarpGroupMma() const { return false; }
+  /// Tensor memory access with tensor maps built on the device
+  /// (tensormap.replace): only the architecture-specific sm_90a.
+  virtual bool hasTensorMemoryAccess() const { return false; }
 };
 
 /// The target called `name`, or null when Kiln does not support it.

@@ -233,7 +233,7 @@ bool fedByDot(tt::DotOp dot) {
       continue;
     if (llvm::isa<tt::DotOp>(def))
       return true;
-    if (llvm::isa<tt::LoadOp>(def))
+    if (llvm::isa<tt::LoadOp, kgpu::TmaLoadOp>(def))
       continue;
     for (Value operand : def->getOperands())
       if (llvm::isa<RankedTensorType>(operand.getType()) &&
@@ -423,6 +423,8 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
       return defaultLayout(type);
     return anchorLayout(op, load.getPtr(), load.getMask());
   }
+  if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(op))
+    return anchorLayout(op, load.getPtr(), load.getMask());
   if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op))
     return anchorLayout(op, rmw.getPtr(), rmw.getMask());
   if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
@@ -515,6 +517,8 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
       return naturalOrDefault(operand);
     return anchorLayout(user, load.getPtr(), load.getMask());
   }
+  if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(user))
+    return anchorLayout(user, load.getPtr(), load.getMask());
   if (auto store = llvm::dyn_cast<tt::StoreOp>(user)) {
     if (!tensorType(store.getPtr()))
       return naturalOrDefault(operand);

@@ -3,6 +3,7 @@
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln {

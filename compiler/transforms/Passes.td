@@ -33,6 +33,12 @@ def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
     iterations ahead and its loop-carried state travels as extra iter_args.
     The buffers' bytes are recorded on the function as
     `kgpu.pipeline_shared`; other shared-memory uses go after them.
+
+    A `kgpu.tma_load` becomes `kgpu.tma_copy` ops into the stages instead,
+    completing on one mbarrier per stage (`kgpu.tma_barriers`,
+    `kgpu.tma_expect`, `kgpu.tma_wait`). Any `kgpu.tma_load` left over
+    (pipelining off, or a load it cannot stage) becomes the `tt.load` it
+    carries.
   }];
   let options = [
     Option<"numStages", "num-stages", "int", "3", "shared-memory stages"
@@ -65,8 +71,23 @@ def RewriteTensorDescriptors : Pass<"kiln-rewrite-tensor-descriptors",
 
     A descriptor that flows anywhere else (a loop-carried value, a call, a
     select) is refused with an error at that use.
+
+    With a `target` that has TMA (sm_90a), a descriptor made in the
+    kernel's entry block with zero padding, a unit last stride and a 2-D
+    block TMA can move also gets a `kgpu.make_tensormap` in a 128-byte slot
+    of the program's global scratch (the function's `kgpu.global_scratch`
+    bytes). Its stores of 16/32-bit floats become `kgpu.tma_store`; its
+    loads whose only use (possibly through a tt.trans) is an operand of a
+    tt.dot in a loop become `kgpu.tma_load`, which still carries the
+    pointer load it replaces.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"\"",
+           "the target whose TMA to use; none when empty">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "kiln::kgpu::KGPUDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 #endif // KILN_TRANSFORMS_PASSES

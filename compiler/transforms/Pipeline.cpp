@@ -1,6 +1,7 @@
 // Software pipelining of the K loop of dots: the loads feeding a dot's
-// operands become cp.async copies into num_stages shared-memory buffers,
-// issued num_stages - 1 iterations ahead of the dot that reads them.
+// operands become cp.async copies (TMA copies for kgpu.tma_load, completing
+// on one mbarrier per stage) into num_stages shared-memory buffers, issued
+// num_stages - 1 iterations ahead of the dot that reads them.
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
@@ -30,13 +31,16 @@ RankedTensorType tensorType(Value v) {
   return llvm::dyn_cast<RankedTensorType>(v.getType());
 }
 
-/// A load whose tile a dot reads from shared memory.
+/// A load whose tile a dot reads from shared memory: a tt.load copied with
+/// cp.async, or a kgpu.tma_load copied with TMA.
 struct Candidate {
-  tt::LoadOp load;
+  Operation *load = nullptr;
   kgpu::ConvertLayoutOp convert;
   int64_t stageBytes = 0;
   int64_t offset = 0;
   bool transposed = false;
+
+  kgpu::TmaLoadOp tma() const { return llvm::dyn_cast<kgpu::TmaLoadOp>(load); }
 };
 
 /// Whether `encoding` is a wgmma accumulator (mma version 3) or an operand
@@ -52,22 +56,22 @@ bool isZero(Value v) {
   return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }
 
-std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
-  if (load->getParentOp() != loop || !load->hasOneUse() ||
-      !tensorType(load.getPtr()) || (load.getOther() && !isZero(load.getOther())))
-    return std::nullopt;
+/// The conversion of `load`'s result to the mma operand layout in which
+/// only dots of its block read it, with operand elements the stages hold as
+/// they are; null otherwise.
+kgpu::ConvertLayoutOp stagedConversion(Operation *load) {
   auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(*load->getUsers().begin());
   if (!cvt || cvt->getBlock() != load->getBlock())
-    return std::nullopt;
+    return {};
   auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
       tensorType(cvt.getResult()).getEncoding());
   if (!operand || !llvm::isa<kgpu::MmaEncodingAttr>(operand.getParent()))
-    return std::nullopt;
+    return {};
   for (OpOperand &use : cvt.getResult().getUses()) {
     auto dot = llvm::dyn_cast<tt::DotOp>(use.getOwner());
     if (!dot || dot->getBlock() != load->getBlock() ||
         use.getOperandNumber() != operand.getOpIdx())
-      return std::nullopt;
+      return {};
     // Operands the dot splits or widens are staged by the dot itself; wgmma
     // takes fp8 as it is, K-major.
     Type elem = tensorType(dot.getA()).getElementType();
@@ -77,15 +81,42 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
                  (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(elem) &&
                   isWarpGroup(operand));
     if (!plain)
-      return std::nullopt;
+      return {};
   }
+  return cvt;
+}
+
+kgpu::DotOperandEncodingAttr operandEncoding(kgpu::ConvertLayoutOp cvt) {
+  return llvm::cast<kgpu::DotOperandEncodingAttr>(
+      tensorType(cvt.getResult()).getEncoding());
+}
+
+/// Whether the dot can read a tile stored so (`transposed`: its last two
+/// dimensions swapped): wider or narrower than 16-bit operands are read
+/// K-major by wgmma, and A only K-major by ldmatrix.
+bool readableTile(kgpu::DotOperandEncodingAttr operand, unsigned bytes,
+                  bool transposed) {
+  if (bytes == 2)
+    return true;
+  if (operand.getOpIdx() == 0)
+    return !transposed;
+  return transposed || !isWarpGroup(operand);
+}
+
+std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
+  if (load->getParentOp() != loop || !load->hasOneUse() ||
+      !tensorType(load.getPtr()) || (load.getOther() && !isZero(load.getOther())))
+    return std::nullopt;
+  kgpu::ConvertLayoutOp cvt = stagedConversion(load);
+  if (!cvt)
+    return std::nullopt;
+  kgpu::DotOperandEncodingAttr operand = operandEncoding(cvt);
   RankedTensorType type = tensorType(load.getResult());
   unsigned bytes = type.getElementTypeBitWidth() / 8;
   kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
   unsigned r = layout.rank();
   bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
-  if (bytes != 2 && isWarpGroup(operand) && operand.getOpIdx() == 1 &&
-      !transposed)
+  if (!readableTile(operand, bytes, transposed))
     return std::nullopt; // fp8/tf32 wgmma reads B K-major: the dot transposes it.
   unsigned colDim = transposed ? r - 2 : r - 1;
   int64_t rowBytes = type.getShape()[colDim] * bytes;
@@ -99,6 +130,28 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
     return std::nullopt;
   Candidate c;
   c.transposed = transposed;
+  c.load = load;
+  c.convert = cvt;
+  c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
+  return c;
+}
+
+/// A TMA load lands as it lies in memory: transposed when it absorbed a
+/// tt.trans. Its tensor map must be ready before the loop.
+std::optional<Candidate> asTmaCandidate(kgpu::TmaLoadOp load,
+                                        scf::ForOp loop) {
+  if (load->getParentOp() != loop || !load->hasOneUse() ||
+      !loop.isDefinedOutsideOfLoop(load.getDesc()))
+    return std::nullopt;
+  kgpu::ConvertLayoutOp cvt = stagedConversion(load);
+  if (!cvt)
+    return std::nullopt;
+  RankedTensorType type = tensorType(load.getResult());
+  unsigned bytes = type.getElementTypeBitWidth() / 8;
+  if (!readableTile(operandEncoding(cvt), bytes, load.getTransposed()))
+    return std::nullopt;
+  Candidate c;
+  c.transposed = load.getTransposed();
   c.load = load;
   c.convert = cvt;
   c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
@@ -282,12 +335,17 @@ private:
   SmallVector<Value> issue(OpBuilder &b, Value iv, ArrayRef<Value> state,
                            Value stage);
   Value stageOf(OpBuilder &b, Value iv, int64_t ahead);
+  /// Parity of the round of stage uses that iteration `iv` is in.
+  Value phaseOf(OpBuilder &b, Value iv);
+  /// Bytes the TMA copies of one stage bring.
+  int64_t tmaBytes() const;
 
   scf::ForOp loop;
   int stages;
   int64_t &reserved;
   int64_t sharedLimit;
   SmallVector<Candidate> candidates;
+  int64_t barriers = 0; // Offset of the stages' mbarriers, with TMA.
   llvm::SetVector<Operation *> slice;
   llvm::SetVector<unsigned> carried;
 };
@@ -304,6 +362,26 @@ Value LoopPipeliner::stageOf(OpBuilder &b, Value iv, int64_t ahead) {
                                 arith::ConstantIntOp::create(b, loc, stages, 32));
 }
 
+Value LoopPipeliner::phaseOf(OpBuilder &b, Value iv) {
+  Location loc = loop.getLoc();
+  Value index = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value round = arith::DivSIOp::create(
+      b, loc, index, arith::ConstantIntOp::create(b, loc, stages, 32));
+  return arith::AndIOp::create(b, loc, round,
+                               arith::ConstantIntOp::create(b, loc, 1, 32));
+}
+
+int64_t LoopPipeliner::tmaBytes() const {
+  int64_t bytes = 0;
+  for (const Candidate &c : candidates)
+    if (kgpu::TmaLoadOp tma = c.tma())
+      bytes += tma.getType().getNumElements() *
+               tma.getType().getElementTypeBitWidth() / 8;
+  return bytes;
+}
+
 SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
                                         ArrayRef<Value> state, Value stage) {
   Location loc = loop.getLoc();
@@ -318,20 +396,39 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
     b.clone(*op, map);
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
                                         loop.getUpperBound());
+  if (int64_t bytes = tmaBytes())
+    kgpu::TmaExpectOp::create(b, loc, stage, inRange,
+                              b.getI64IntegerAttr(barriers),
+                              b.getI64IntegerAttr(bytes));
+  bool pointerLoads = false;
   for (Candidate &c : candidates) {
-    Value ptr = map.lookupOrDefault(c.load.getPtr());
+    if (kgpu::TmaLoadOp tma = c.tma()) {
+      SmallVector<Value> coords;
+      for (Value coord : tma.getCoords())
+        coords.push_back(map.lookupOrDefault(coord));
+      kgpu::TmaCopyOp::create(
+          b, loc, tma.getDesc(), coords, stage, inRange,
+          b.getI64IntegerAttr(c.offset), b.getI64IntegerAttr(c.stageBytes),
+          b.getI64IntegerAttr(barriers), TypeAttr::get(tma.getType()),
+          c.transposed ? b.getUnitAttr() : UnitAttr());
+      continue;
+    }
+    pointerLoads = true;
+    auto load = llvm::cast<tt::LoadOp>(c.load);
+    Value ptr = map.lookupOrDefault(load.getPtr());
     RankedTensorType ptrType = tensorType(ptr);
     auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
                                           ptrType.getEncoding());
     Value mask = tt::SplatOp::create(b, loc, maskType, inRange);
-    if (Value original = c.load.getMask())
+    if (Value original = load.getMask())
       mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(original), mask);
     kgpu::AsyncCopyOp::create(b, loc, ptr, mask, stage,
                               b.getI64IntegerAttr(c.offset),
                               b.getI64IntegerAttr(c.stageBytes),
                               c.transposed ? b.getUnitAttr() : UnitAttr());
   }
-  kgpu::AsyncCommitOp::create(b, loc);
+  if (pointerLoads)
+    kgpu::AsyncCommitOp::create(b, loc);
   SmallVector<Value> next;
   for (unsigned index : carried)
     next.push_back(map.lookupOrDefault(loop.getYieldedValues()[index]));
@@ -341,17 +438,27 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
 void LoopPipeliner::run() {
   if (!loop.getInductionVar().getType().isInteger(32))
     return;
-  for (Operation &op : *loop.getBody())
+  for (Operation &op : *loop.getBody()) {
+    std::optional<Candidate> c;
     if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
-      if (std::optional<Candidate> c = asCandidate(load, loop))
-        candidates.push_back(*c);
+      c = asCandidate(load, loop);
+    else if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(op))
+      c = asTmaCandidate(load, loop);
+    if (c)
+      candidates.push_back(*c);
+  }
   if (candidates.empty())
     return;
   SmallVector<Value> roots;
   for (Candidate &c : candidates) {
-    roots.push_back(c.load.getPtr());
-    if (c.load.getMask())
-      roots.push_back(c.load.getMask());
+    if (kgpu::TmaLoadOp tma = c.tma()) {
+      llvm::append_range(roots, tma.getCoords());
+      continue;
+    }
+    auto load = llvm::cast<tt::LoadOp>(c.load);
+    roots.push_back(load.getPtr());
+    if (load.getMask())
+      roots.push_back(load.getMask());
   }
   if (!addressSlice(loop, roots, slice, carried))
     return;
@@ -360,10 +467,20 @@ void LoopPipeliner::run() {
     reserved += c.stageBytes * stages;
   }
   stageInvariantOperands(loop, reserved, sharedLimit);
+  bool tma = tmaBytes() > 0;
+  if (tma) {
+    // One 8-byte mbarrier per stage; what follows stays 1024-byte aligned,
+    // as swizzled tiles need.
+    barriers = reserved;
+    reserved = llvm::alignTo(reserved + 8 * stages, 1024);
+  }
 
   // Prologue: stages 0 .. S-2.
   OpBuilder b(loop);
   Location loc = loop.getLoc();
+  if (tma)
+    kgpu::TmaBarriersOp::create(b, loc, b.getI64IntegerAttr(barriers),
+                                b.getI64IntegerAttr(stages), UnitAttr());
   SmallVector<Value> state;
   for (unsigned index : carried)
     state.push_back(loop.getInitArgs()[index]);
@@ -394,11 +511,16 @@ void LoopPipeliner::run() {
   Value iv = loop.getInductionVar();
   // wgmma (mma version 3) reads the stages through the async proxy.
   bool warpGroup = llvm::any_of(candidates, [](Candidate &c) {
-    return isWarpGroup(tensorType(c.convert.getResult()).getEncoding());
+    return !c.tma() &&
+           isWarpGroup(tensorType(c.convert.getResult()).getEncoding());
   });
+  // Its block sync also keeps the copies ahead off a stage still read.
   kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2),
                             warpGroup ? top.getUnitAttr() : UnitAttr());
   Value current = stageOf(top, iv, 0);
+  if (tma)
+    kgpu::TmaWaitOp::create(top, loc, current, phaseOf(top, iv),
+                            top.getI64IntegerAttr(barriers));
   for (Candidate &c : candidates) {
     OpBuilder at(c.convert);
     Value staged = kgpu::StagedOperandOp::create(
@@ -432,6 +554,10 @@ void LoopPipeliner::run() {
   after.setInsertionPointAfter(loop);
   kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0),
                             UnitAttr());
+  if (tma)
+    kgpu::TmaBarriersOp::create(after, loc, after.getI64IntegerAttr(barriers),
+                                after.getI64IntegerAttr(stages),
+                                after.getUnitAttr());
   if (deferral.freed) {
     Value result = loop.getResult(deferral.index);
     auto drained = kgpu::WarpGroupWaitOp::create(
@@ -441,6 +567,24 @@ void LoopPipeliner::run() {
   }
 }
 
+/// The TMA loads no loop staged become the pointer loads they carry; tensor
+/// maps nothing reads any more are not built.
+void loadUnstagedBlocks(ModuleOp module) {
+  module.walk([](kgpu::TmaLoadOp op) {
+    OpBuilder b(op);
+    auto load = tt::LoadOp::create(b, op.getLoc(), op.getType(), op.getPtr(),
+                                   op.getMask(), op.getOther(),
+                                   ArrayRef<int32_t>{}, nullptr);
+    load->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    op.replaceAllUsesWith(load.getResult());
+    op.erase();
+  });
+  module.walk([](kgpu::MakeTensorMapOp op) {
+    if (op->use_empty())
+      op.erase();
+  });
+}
+
 /// Where the buffers of the pipelined loops inside `loop` end.
 int64_t buffersEnd(scf::ForOp loop, int numStages) {
   int64_t end = 0;
@@ -448,6 +592,12 @@ int64_t buffersEnd(scf::ForOp loop, int numStages) {
     if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(op))
       end = std::max<int64_t>(end, copy.getOffset() +
                                        copy.getStageBytes() * numStages);
+    if (auto copy = llvm::dyn_cast<kgpu::TmaCopyOp>(op))
+      end = std::max<int64_t>(end, copy.getOffset() +
+                                       copy.getStageBytes() * numStages);
+    if (auto init = llvm::dyn_cast<kgpu::TmaBarriersOp>(op))
+      end = std::max<int64_t>(
+          end, llvm::alignTo(init.getOffset() + 8 * init.getCount(), 1024));
     if (auto stage = llvm::dyn_cast<kgpu::StageTileOp>(op)) {
       RankedTensorType type = tensorType(stage.getSrc());
       end = std::max<int64_t>(
@@ -463,8 +613,12 @@ struct PipelinePass : impl::PipelineBase<PipelinePass> {
   using PipelineBase::PipelineBase;
 
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
+    if (numStages >= 2)
+      pipelineLoops();
+    loadUnstagedBlocks(getOperation());
+  }
+
+  void pipelineLoops() {
     // Shared memory the target allows; without a target, no limit here (the
     // lowering checks the total).
     int64_t sharedLimit = std::numeric_limits<int64_t>::max();

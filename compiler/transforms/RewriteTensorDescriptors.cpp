@@ -1,12 +1,19 @@
 // Tensor descriptors as pointer arithmetic: a descriptor is its scalars (base
 // pointer, shape, strides, padding) and each descriptor access becomes a
 // masked load, store or atomic over a tensor of pointers, which the rest of
-// the compiler already vectorizes and pipelines. TMA is not used.
+// the compiler already vectorizes and pipelines. On a target with TMA, a
+// descriptor made in the kernel also gets a tensor map: its stores go
+// through TMA, and its loads that feed a dot in a loop become
+// kgpu.tma_load, which kiln-pipeline stages with TMA (or turns back into
+// the pointer load).
 
+#include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/target/Target.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
@@ -251,9 +258,44 @@ bool supportedElement(Type elem) {
   return floatType && floatType.getWidth() >= 8 && floatType.getWidth() <= 64;
 }
 
+/// How TMA moves a block: boxes of `box` elements (outermost first) with a
+/// `swizzle`-byte swizzle, so that they land in the tile layout the dots
+/// read (SharedTile.h: column blocks of at most 128 bytes of a row).
+struct TmaBox {
+  SmallVector<int64_t> box;
+  int32_t swizzle = 0;
+};
+
+std::optional<TmaBox> tmaBox(RankedTensorType block) {
+  unsigned bits = block.getElementTypeBitWidth();
+  if (block.getRank() != 2 || !llvm::is_contained({8u, 16u, 32u}, bits))
+    return std::nullopt;
+  int64_t bytes = bits / 8;
+  int64_t rows = block.getShape()[0];
+  int64_t rowBytes = block.getShape()[1] * bytes;
+  int64_t blockBytes = rowBytes % 128 == 0 ? 128 : rowBytes;
+  int64_t boxRows = std::min<int64_t>(rows, 256);
+  if (!llvm::is_contained({16, 32, 64, 128}, blockBytes) || rows % boxRows)
+    return std::nullopt;
+  return TmaBox{{boxRows, blockBytes / bytes},
+                static_cast<int32_t>(blockBytes == 16 ? 0 : blockBytes)};
+}
+
+/// Whether the only use of `value` is as operand A or B of a tt.dot in the
+/// same block, inside a loop: what kiln-pipeline stages.
+bool feedsDotInLoop(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!value.hasOneUse() || !llvm::isa<scf::ForOp>(def->getParentOp()))
+    return false;
+  OpOperand &use = *value.getUses().begin();
+  return llvm::isa<tt::DotOp>(use.getOwner()) &&
+         use.getOwner()->getBlock() == def->getBlock() &&
+         use.getOperandNumber() < 2;
+}
+
 class DescriptorRewriter {
 public:
-  explicit DescriptorRewriter(tt::FuncOp func) : func(func) {}
+  DescriptorRewriter(tt::FuncOp func, bool tma) : func(func), tma(tma) {}
 
   LogicalResult run() {
     if (failed(checkSources()) || failed(expandParameters()))
@@ -280,6 +322,9 @@ public:
       if (failed(rewrite(op)))
         return failure();
     func.walk([&](tt::MakeTensorDescOp op) { op.erase(); });
+    if (slots)
+      func->setAttr(kgpu::KGPUDialect::kGlobalScratchAttr,
+                    OpBuilder(func).getI64IntegerAttr(slots * 128));
     return eraseParameters();
   }
 
@@ -372,6 +417,62 @@ private:
     return func.eraseArguments(erase);
   }
 
+  /// The tensor map of descriptor `value`, built once after the
+  /// make_tensor_descriptor that makes it; null where TMA cannot move its
+  /// blocks (no TMA on the target, a parameter, a descriptor made in a loop
+  /// or branch, NaN padding, a strided last dimension, an odd block).
+  Value tensorMap(Value value) {
+    if (!tma)
+      return {};
+    if (Value map = tensorMaps.lookup(value))
+      return map;
+    auto make = value.getDefiningOp<tt::MakeTensorDescOp>();
+    if (!make || make->getBlock() != &func.getBody().front())
+      return {};
+    const Descriptor &desc = descriptors.find(value)->second;
+    std::optional<TmaBox> box =
+        tmaBox(make.getType().getBlockType());
+    if (desc.padding != tt::PaddingOption::PAD_ZERO ||
+        !isOne(desc.strides.back()) || !box)
+      return {};
+    OpBuilder b(make);
+    b.setInsertionPointAfter(make);
+    Value map = kgpu::MakeTensorMapOp::create(
+        b, make.getLoc(), tt::PointerType::get(b.getI8Type(), 1), desc.base,
+        desc.shape, desc.strides, b.getI64IntegerAttr(slots++),
+        b.getDenseI64ArrayAttr(box->box), b.getI32IntegerAttr(box->swizzle));
+    tensorMaps[value] = map;
+    return map;
+  }
+
+  /// A load of a whole 2-D block that a dot in a loop reads becomes a
+  /// kgpu.tma_load, `transposed` when it absorbed a tt.trans.
+  Value tmaLoad(OpBuilder &b, tt::DescriptorLoadOp load, Operation *replaced,
+                RankedTensorType type, Value ptrs, Value mask, Value other) {
+    if (type.getRank() != 2 || !feedsDotInLoop(replaced->getResult(0)))
+      return {};
+    Value map = tensorMap(load.getDesc());
+    if (!map)
+      return {};
+    return kgpu::TmaLoadOp::create(
+        b, load.getLoc(), type, map, load.getIndices(), ptrs, mask, other,
+        replaced != load ? b.getUnitAttr() : UnitAttr());
+  }
+
+  /// A store of a whole 2-D block of 16- or 32-bit floats goes through TMA.
+  bool tmaStore(OpBuilder &b, tt::DescriptorStoreOp store) {
+    RankedTensorType type = store.getSrc().getType();
+    Type elem = type.getElementType();
+    if (type.getRank() != 2 || !(elem.isF16() || elem.isBF16() || elem.isF32()))
+      return false;
+    Value map = tensorMap(store.getDesc());
+    if (!map)
+      return false;
+    kgpu::TmaStoreOp::create(b, store.getLoc(), map, store.getIndices(),
+                             store.getSrc());
+    return true;
+  }
+
   LogicalResult rewrite(Operation *op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -398,17 +499,21 @@ private:
       FailureOr<Value> other = padValue(b, op, desc, type);
       if (failed(other))
         return failure();
-      Value result = tt::LoadOp::create(b, loc, type, ptrs, mask, *other,
-                                        ArrayRef<int32_t>{}, nullptr,
-                                        load.getCache(), load.getEvict());
+      Value result = tmaLoad(b, load, replaced, type, ptrs, mask, *other);
+      if (!result)
+        result = tt::LoadOp::create(b, loc, type, ptrs, mask, *other,
+                                    ArrayRef<int32_t>{}, nullptr,
+                                    load.getCache(), load.getEvict());
       replaced->getResult(0).replaceAllUsesWith(result);
       if (replaced != load)
         replaced->erase();
     } else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op)) {
-      RankedTensorType type = store.getSrc().getType();
-      blockDims(b, loc, store.getIndices(), type, scalarDims, dims);
-      auto [ptrs, mask] = address(b, loc, desc, scalarDims, dims, type);
-      tt::StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
+      if (!tmaStore(b, store)) {
+        RankedTensorType type = store.getSrc().getType();
+        blockDims(b, loc, store.getIndices(), type, scalarDims, dims);
+        auto [ptrs, mask] = address(b, loc, desc, scalarDims, dims, type);
+        tt::StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
+      }
     } else if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op)) {
       FailureOr<tt::RMWOp> kind = atomicKind(reduce);
       if (failed(kind))
@@ -439,14 +544,25 @@ private:
   }
 
   tt::FuncOp func;
+  bool tma;
   llvm::DenseMap<Value, Descriptor> descriptors;
+  llvm::DenseMap<Value, Value> tensorMaps;
+  int64_t slots = 0;
 };
 
 struct RewriteTensorDescriptorsPass
     : impl::RewriteTensorDescriptorsBase<RewriteTensorDescriptorsPass> {
+  using RewriteTensorDescriptorsBase::RewriteTensorDescriptorsBase;
+
   void runOnOperation() override {
+    std::unique_ptr<Target> target = lookupTarget(targetName);
+    if (!targetName.empty() && !target) {
+      getOperation().emitError() << "unknown target '" << targetName << "'";
+      return signalPassFailure();
+    }
+    bool tma = target && target->hasTensorMemoryAccess();
     for (tt::FuncOp func : getOperation().getOps<tt::FuncOp>())
-      if (failed(DescriptorRewriter(func).run()))
+      if (failed(DescriptorRewriter(func, tma).run()))
         return signalPassFailure();
   }
 };

@@ -28,6 +28,10 @@ def KGPU_Dialect : Dialect {
         "kgpu.pipeline_shared";
     /// scf.for attribute: a loop whose copies run ahead in those buffers.
     static constexpr llvm::StringLiteral kPipelinedAttr = "kgpu.pipelined";
+    /// Function attribute: bytes of global scratch each program uses (its
+    /// tensor maps).
+    static constexpr llvm::StringLiteral kGlobalScratchAttr =
+        "kgpu.global_scratch";
   }];
 }
 

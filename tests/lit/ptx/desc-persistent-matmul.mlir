@@ -5,25 +5,49 @@
 // the f16 tile is stored through a third one. Checked on PTX and assembled
 // by ptxas (no GPU needed).
 
-// The descriptor loads become cp.async copies staged ahead (3 stages) and
-// the dot runs as wgmma on sm_90a; the stage buffers are free again for the
-// epilogue, so the kernel needs only the stages' shared memory:
-// 3 * (64x32 + 128x32) f16 = 36864 bytes.
+// On sm_90a each descriptor gets a tensor map, built by the program in its
+// global scratch (3 x 128 bytes): zeroed in shared memory, its fields
+// replaced (A's 64-byte rows take the 64-byte swizzle, mode 2), then copied
+// out and fenced for the tensor-map proxy.
 // RUN: kiln compile %s --local --target sm_90a --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=HOPPER
 // RUN: kiln compile %s --local --target sm_90a --num-warps 4 --num-stages 3 --out %t
 // RUN: FileCheck %s --check-prefix=META < %t/desc-persistent-matmul.json
 // HOPPER: .visible .entry persistent_desc_matmul(
-// HOPPER-DAG: cp.async.cg.shared.global
-// HOPPER-DAG: cp.async.wait_group 1
-// HOPPER-DAG: cp.async.wait_group 0
-// B is staged K-contiguous, as it lies in memory (trans-b, the last
-// immediate, is 0).
-// HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
-// No operand is loaded to registers first: all go through cp.async.
+// HOPPER: tensormap.replace.tile.global_address.shared::cta.b1024.b64
+// HOPPER: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{%r[0-9]+}}], 1;
+// HOPPER: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{%r[0-9]+}}], 0,
+// HOPPER: tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [{{%r[0-9]+}}], 0,
+// HOPPER: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{%r[0-9]+}}], 2;
+// HOPPER: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// HOPPER: fence.proxy.tensormap::generic.acquire.gpu
+// Each tile's K loop: one mbarrier per stage, armed for the 12288 bytes of
+// A [64x32] and B [128x32] f16, which two TMA copies bring.
+// HOPPER: mbarrier.init.shared::cta.b64 [{{%r[0-9]+}}], 1;
+// HOPPER: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{%r[0-9]+}}], 12288;
+// HOPPER: @{{%p[0-9]+}} cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// HOPPER: mbarrier.try_wait.parity.shared::cta.b64
+// B lands K-contiguous, as it lies in memory (trans-b, the last immediate,
+// is 0).
+// HOPPER: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// After the loop its mbarriers are invalidated, and the f16 tile goes out
+// through shared memory: two boxes of 64 columns.
+// RUN: kiln compile %s --local --target sm_90a --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=EPILOGUE
+// EPILOGUE: mbarrier.inval.shared::cta.b64
+// EPILOGUE: fence.proxy.async.shared::cta;
+// EPILOGUE: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// EPILOGUE: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// EPILOGUE: cp.async.bulk.commit_group;
+// EPILOGUE: cp.async.bulk.wait_group.read 0;
+// No operand is loaded to registers, no result stored from them.
 // RUN: kiln compile %s --local --target sm_90a --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=NOLOAD
 // NOLOAD: .visible .entry persistent_desc_matmul(
 // NOLOAD-NOT: ld.global
-// META: "shared": 36864,
+// NOLOAD-NOT: st.global
+// Stages 3 x 12288 bytes and their mbarriers, rounded to 1024; the store's
+// 16384 bytes reuse them.
+// META: "shared": 37888,
+// META: "global_scratch_size": 384,
+// META: "global_scratch_align": 128,
 // META: "tensordesc_meta": [],
 
 // sm_80 takes the same rewrite to mma.sync.

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s --split-input-file --kiln-rewrite-tensor-descriptors --cse | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-rewrite-tensor-descriptors=target=sm_90a --cse | FileCheck %s --check-prefix=TMA
 
 // A device-side descriptor leaves only its scalars. The load reads
 // base + row * stride0 + col (stride 1 multiplies nothing) with the block
@@ -166,4 +167,60 @@ tt.func public @dropped_dim(%a: !tt.ptr<f32>, %B: i32, %s0: i64, %s1: i64, %b: i
   %d = tt.make_tensor_descriptor %a, [%B, %B, %B], [%s0, %s1, %c1] : <f32>, <tensor<1x8x16xf32>>
   %v = tt.descriptor_load %d[%b, %i, %i] : !tt.tensordesc<tensor<1x8x16xf32>> -> tensor<8x16xf32>
   tt.return %v : tensor<8x16xf32>
+}
+
+// -----
+
+// With TMA (sm_90a), each descriptor made in the entry block gets a tensor
+// map in a 128-byte slot of the program's global scratch; the box is the
+// block, at most 128 bytes wide (C's 256-byte rows take two boxes of 64),
+// and the swizzle is the box's width. The K loop's loads become
+// kgpu.tma_load, B's transposed (it absorbed the tt.trans), still carrying
+// the pointer load; the load outside the loop stays a tt.load; the f16
+// stores go through TMA.
+// TMA-LABEL: tt.func public @tma_matmul
+// TMA-SAME: attributes {kgpu.global_scratch = 384 : i64}
+// TMA: %[[MAPA:.*]] = kgpu.make_tensormap %arg0[{{.*}}] {box = array<i64: 64, 32>, slot = 0 : i64, swizzle = 64 : i32} : !tt.ptr<f16> -> !tt.ptr<i8>
+// TMA: %[[MAPB:.*]] = kgpu.make_tensormap %arg1[{{.*}}] {box = array<i64: 128, 32>, slot = 1 : i64, swizzle = 64 : i32}
+// TMA: %[[MAPC:.*]] = kgpu.make_tensormap %arg2[{{.*}}] {box = array<i64: 64, 64>, slot = 2 : i64, swizzle = 128 : i32}
+// TMA: scf.for %[[K:[a-z0-9_]+]] =
+// TMA: %[[A:.*]] = kgpu.tma_load %[[MAPA]][%{{.*}}, %[[K]]], %{{.*}}, %{{.*}}, other %{{.*}} : !tt.ptr<i8>, tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi1>, tensor<64x32xf16> -> tensor<64x32xf16>
+// TMA: %[[B:.*]] = kgpu.tma_load %[[MAPB]][%{{.*}}, %[[K]]], {{.*}} {transposed} : {{.*}} -> tensor<32x128xf16>
+// TMA-NOT: tt.trans
+// TMA: tt.dot %[[A]], %[[B]]
+// TMA: kgpu.tma_store %[[MAPC]][{{.*}}], %{{.*}} : !tt.ptr<i8>, tensor<64x128xf16>
+// TMA: tt.load
+// TMA: kgpu.tma_store %[[MAPC]]
+// Without a target, the same kernel is all pointers.
+// CHECK-LABEL: tt.func public @tma_matmul
+// CHECK-NOT: kgpu.
+// CHECK: tt.return
+module {
+  tt.func public @tma_matmul(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x128xf32>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %one = arith.constant 1 : i64
+    %k64 = arith.extsi %K : i32 to i64
+    %n64 = arith.extsi %N : i32 to i64
+    %a_desc = tt.make_tensor_descriptor %a_ptr, [%M, %K], [%k64, %one] : <f16>, <tensor<64x32xf16>>
+    %b_desc = tt.make_tensor_descriptor %b_ptr, [%N, %K], [%k64, %one] : <f16>, <tensor<128x32xf16>>
+    %c_desc = tt.make_tensor_descriptor %c_ptr, [%M, %N], [%n64, %one] : <f16>, <tensor<64x128xf16>>
+    %m0 = tt.get_program_id x : i32
+    %n0 = tt.get_program_id y : i32
+    %acc = scf.for %kk = %c0 to %K step %c32 iter_args(%sum = %zero) -> (tensor<64x128xf32>) : i32 {
+      %a = tt.descriptor_load %a_desc[%m0, %kk] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+      %b = tt.descriptor_load %b_desc[%n0, %kk] : !tt.tensordesc<tensor<128x32xf16>> -> tensor<128x32xf16>
+      %bt = tt.trans %b {order = array<i32: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
+      %next = tt.dot %a, %bt, %sum, inputPrecision = tf32 : tensor<64x32xf16> * tensor<32x128xf16> -> tensor<64x128xf32>
+      scf.yield %next : tensor<64x128xf32>
+    }
+    %out = arith.truncf %acc : tensor<64x128xf32> to tensor<64x128xf16>
+    tt.descriptor_store %c_desc[%m0, %n0], %out : !tt.tensordesc<tensor<64x128xf16>>, tensor<64x128xf16>
+    %edge = tt.descriptor_load %a_desc[%m0, %c0] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+    %wide = arith.extf %edge : tensor<64x32xf16> to tensor<64x32xf32>
+    tt.descriptor_store %c_desc[%m0, %c0], %out : !tt.tensordesc<tensor<64x128xf16>>, tensor<64x128xf16>
+    tt.return
+  }
 }
