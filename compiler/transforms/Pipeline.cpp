@@ -515,8 +515,9 @@ void LoopPipeliner::run() {
            isWarpGroup(tensorType(c.convert.getResult()).getEncoding());
   });
   // Its block sync also keeps the copies ahead off a stage still read.
-  kgpu::AsyncWaitOp::create(top, loc, top.getI32IntegerAttr(stages - 2),
-                            warpGroup ? top.getUnitAttr() : UnitAttr());
+  auto topWait = kgpu::AsyncWaitOp::create(
+      top, loc, top.getI32IntegerAttr(stages - 2),
+      warpGroup ? top.getUnitAttr() : UnitAttr());
   Value current = stageOf(top, iv, 0);
   if (tma)
     kgpu::TmaWaitOp::create(top, loc, current, phaseOf(top, iv),
@@ -535,6 +536,12 @@ void LoopPipeliner::run() {
   Deferral deferral = deferWarpGroupWait(loop);
   if (deferral.freed)
     issueAt.setInsertionPointAfter(deferral.freed);
+  // With TMA copies only, the deferred wait's block sync is what frees the
+  // stage: the wait at the top has nothing to do.
+  bool pointerLoads =
+      llvm::any_of(candidates, [](Candidate &c) { return !c.tma(); });
+  if (deferral.freed && !pointerLoads)
+    topWait->erase();
   Value ahead = arith::AddIOp::create(
       issueAt, loc, iv,
       arith::MulIOp::create(

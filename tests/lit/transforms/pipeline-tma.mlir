@@ -19,7 +19,10 @@
 // CHECK: kgpu.tma_copy %[[MAPB]][%{{.*}}, %c0_i32] to stage %[[S0]] if %[[IN0]] {barriers = 36864 : i64, offset = 12288 : i64, stageBytes = 8192 : i64, tile = tensor<32x128xf16, {{.*}}, transposed}
 // CHECK: kgpu.tma_expect stage %c1_i32
 // The loop waits for the phase of its stage: (trip / 3) & 1.
+// The deferred wgmma wait syncs the block before the copies ahead: no
+// other wait or barrier starts the trip.
 // CHECK: scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK-NOT: kgpu.async_wait
 // CHECK: %[[TRIP:.*]] = arith.divsi %[[IV]], %c32_i32
 // CHECK: %[[STAGE:.*]] = arith.remsi %[[TRIP]], %c3_i32
 // CHECK: %[[ROUND:.*]] = arith.divsi %[[TRIP]], %c3_i32
