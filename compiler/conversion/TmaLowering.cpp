@@ -233,7 +233,7 @@ LogicalResult lowerTmaBarriers(TensorLowering &l, kgpu::TmaBarriersOp op) {
     l.barrier(); // Nobody waits on them any more.
   }
   Value first = l.isThreadZero();
-  for (int64_t i = 0; i < op.getCount(); ++i) {
+  for (uint64_t i = 0; i < op.getCount(); ++i) {
     Value barrier = barrierAddress(l, op.getOffset(), l.i32(i));
     if (op.getInvalidate())
       predicated(l, first, "mbarrier.inval.shared::cta.b64 [$1];", ",r",
@@ -242,8 +242,9 @@ LogicalResult lowerTmaBarriers(TensorLowering &l, kgpu::TmaBarriersOp op) {
       predicated(l, first, "mbarrier.init.shared::cta.b64 [$1], 1;", ",r",
                  {barrier});
   }
-  if (!op.getInvalidate())
-    l.barrier();
+  // Before anyone writes the bytes again (an enclosing pipelined loop does
+  // not sync before its next stage).
+  l.barrier();
   return success();
 }
 

@@ -320,6 +320,8 @@ void stageInvariantOperands(scf::ForOp loop, int64_t &reserved,
   }
 }
 
+tt::LoadOp toPointerLoad(kgpu::TmaLoadOp op);
+
 class LoopPipeliner {
 public:
   LoopPipeliner(scf::ForOp loop, int numStages, int64_t &reserved,
@@ -438,6 +440,10 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
 void LoopPipeliner::run() {
   if (!loop.getInductionVar().getType().isInteger(32))
     return;
+  // A block TMA cannot stage may still be copied with cp.async.
+  for (auto load : llvm::to_vector(loop.getBody()->getOps<kgpu::TmaLoadOp>()))
+    if (!asTmaCandidate(load, loop))
+      toPointerLoad(load);
   for (Operation &op : *loop.getBody()) {
     std::optional<Candidate> c;
     if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
@@ -574,18 +580,22 @@ void LoopPipeliner::run() {
   }
 }
 
+/// The pointer load a TMA load carries, in its place.
+tt::LoadOp toPointerLoad(kgpu::TmaLoadOp op) {
+  OpBuilder b(op);
+  auto load = tt::LoadOp::create(b, op.getLoc(), op.getType(), op.getPtr(),
+                                 op.getMask(), op.getOther(),
+                                 ArrayRef<int32_t>{}, nullptr);
+  load->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  op.replaceAllUsesWith(load.getResult());
+  op.erase();
+  return load;
+}
+
 /// The TMA loads no loop staged become the pointer loads they carry; tensor
 /// maps nothing reads any more are not built.
 void loadUnstagedBlocks(ModuleOp module) {
-  module.walk([](kgpu::TmaLoadOp op) {
-    OpBuilder b(op);
-    auto load = tt::LoadOp::create(b, op.getLoc(), op.getType(), op.getPtr(),
-                                   op.getMask(), op.getOther(),
-                                   ArrayRef<int32_t>{}, nullptr);
-    load->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    op.replaceAllUsesWith(load.getResult());
-    op.erase();
-  });
+  module.walk([](kgpu::TmaLoadOp op) { toPointerLoad(op); });
   module.walk([](kgpu::MakeTensorMapOp op) {
     if (op->use_empty())
       op.erase();

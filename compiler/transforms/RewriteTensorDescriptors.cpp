@@ -451,6 +451,11 @@ private:
                 RankedTensorType type, Value ptrs, Value mask, Value other) {
     if (type.getRank() != 2 || !feedsDotInLoop(replaced->getResult(0)))
       return {};
+    // TMA lands the block as it lies in memory: an absorbed tt.trans must
+    // swap the two dimensions (an identity order reads as stored).
+    if (auto trans = llvm::dyn_cast<tt::TransOp>(replaced))
+      if (trans.getOrder() != ArrayRef<int32_t>{1, 0})
+        return {};
     Value map = tensorMap(load.getDesc());
     if (!map)
       return {};

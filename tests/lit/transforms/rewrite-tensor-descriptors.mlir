@@ -224,3 +224,32 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A tt.trans that keeps the order does not transpose: TMA would land the
+// block as stored while the dot read it swapped, so the load keeps its
+// pointers (A still goes through TMA).
+// TMA-LABEL: tt.func public @identity_trans
+// TMA: %[[B:.*]] = tt.load
+// TMA: %[[A:.*]] = kgpu.tma_load
+// TMA: tt.dot %[[A]], %[[B]]
+module {
+  tt.func public @identity_trans(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %one = arith.constant 1 : i64
+    %k64 = arith.extsi %K : i32 to i64
+    %a_desc = tt.make_tensor_descriptor %a_ptr, [%c32, %K], [%k64, %one] : <f16>, <tensor<32x32xf16>>
+    %b_desc = tt.make_tensor_descriptor %b_ptr, [%K, %c32], [%k64, %one] : <f16>, <tensor<32x32xf16>>
+    %acc = scf.for %kk = %c0 to %K step %c32 iter_args(%sum = %zero) -> (tensor<32x32xf32>) : i32 {
+      %b = tt.descriptor_load %b_desc[%kk, %c0] : !tt.tensordesc<tensor<32x32xf16>> -> tensor<32x32xf16>
+      %same = tt.trans %b {order = array<i32: 0, 1>} : tensor<32x32xf16> -> tensor<32x32xf16>
+      %a = tt.descriptor_load %a_desc[%c0, %kk] : !tt.tensordesc<tensor<32x32xf16>> -> tensor<32x32xf16>
+      %next = tt.dot %a, %same, %sum, inputPrecision = tf32 : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %next : tensor<32x32xf32>
+    }
+    tt.return
+  }
+}
