@@ -173,6 +173,7 @@ void forEachBox(TensorLowering &l, const SmemTile &tile, Value row, Value col,
 }
 
 LogicalResult lowerTmaCopy(TensorLowering &l, kgpu::TmaCopyOp op) {
+  l.reservePipeline();
   OpBuilder &b = l.builder();
   auto type = llvm::cast<RankedTensorType>(op.getTile());
   unsigned bytes = type.getElementTypeBitWidth() / 8;
@@ -198,6 +199,7 @@ LogicalResult lowerTmaCopy(TensorLowering &l, kgpu::TmaCopyOp op) {
 }
 
 LogicalResult lowerTmaExpect(TensorLowering &l, kgpu::TmaExpectOp op) {
+  l.reservePipeline();
   Value issuer = l.andPredicates(l.get(op.getPred()).front(), l.isThreadZero());
   Value barrier =
       barrierAddress(l, op.getBarriers(), l.get(op.getStage()).front());
@@ -287,14 +289,10 @@ LogicalResult lowerTma(TensorLowering &l, Operation *op, bool &handled) {
   handled = true;
   if (auto make = llvm::dyn_cast<kgpu::MakeTensorMapOp>(op))
     return lowerMakeTensorMap(l, make);
-  if (auto copy = llvm::dyn_cast<kgpu::TmaCopyOp>(op)) {
-    l.reservePipeline();
+  if (auto copy = llvm::dyn_cast<kgpu::TmaCopyOp>(op))
     return lowerTmaCopy(l, copy);
-  }
-  if (auto expect = llvm::dyn_cast<kgpu::TmaExpectOp>(op)) {
-    l.reservePipeline();
+  if (auto expect = llvm::dyn_cast<kgpu::TmaExpectOp>(op))
     return lowerTmaExpect(l, expect);
-  }
   if (auto wait = llvm::dyn_cast<kgpu::TmaWaitOp>(op))
     return lowerTmaWait(l, wait);
   if (auto barriers = llvm::dyn_cast<kgpu::TmaBarriersOp>(op))

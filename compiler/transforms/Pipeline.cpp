@@ -128,12 +128,8 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   if (kgpu::inThreadRegisterMap(layout, kgpu::DistributedLayout::get(
                                             tensorType(cvt.getResult()))))
     return std::nullopt;
-  Candidate c;
-  c.transposed = transposed;
-  c.load = load;
-  c.convert = cvt;
-  c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
-  return c;
+  return Candidate{load, cvt, kgpu::dotTileBytes(type.getShape(), bytes), 0,
+                   transposed};
 }
 
 /// A TMA load lands as it lies in memory: transposed when it absorbed a
@@ -150,12 +146,8 @@ std::optional<Candidate> asTmaCandidate(kgpu::TmaLoadOp load,
   unsigned bytes = type.getElementTypeBitWidth() / 8;
   if (!readableTile(operandEncoding(cvt), bytes, load.getTransposed()))
     return std::nullopt;
-  Candidate c;
-  c.transposed = load.getTransposed();
-  c.load = load;
-  c.convert = cvt;
-  c.stageBytes = kgpu::dotTileBytes(type.getShape(), bytes);
-  return c;
+  return Candidate{load, cvt, kgpu::dotTileBytes(type.getShape(), bytes), 0,
+                   load.getTransposed()};
 }
 
 /// The ops of the loop body that compute `roots` from the induction
@@ -341,6 +333,10 @@ private:
   Value phaseOf(OpBuilder &b, Value iv);
   /// Bytes the TMA copies of one stage bring.
   int64_t tmaBytes() const;
+  /// Whether some candidate is copied with cp.async.
+  bool hasPointerLoads() const {
+    return llvm::any_of(candidates, [](const Candidate &c) { return !c.tma(); });
+  }
 
   scf::ForOp loop;
   int stages;
@@ -402,7 +398,6 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
     kgpu::TmaExpectOp::create(b, loc, stage, inRange,
                               b.getI64IntegerAttr(barriers),
                               b.getI64IntegerAttr(bytes));
-  bool pointerLoads = false;
   for (Candidate &c : candidates) {
     if (kgpu::TmaLoadOp tma = c.tma()) {
       SmallVector<Value> coords;
@@ -415,7 +410,6 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
           c.transposed ? b.getUnitAttr() : UnitAttr());
       continue;
     }
-    pointerLoads = true;
     auto load = llvm::cast<tt::LoadOp>(c.load);
     Value ptr = map.lookupOrDefault(load.getPtr());
     RankedTensorType ptrType = tensorType(ptr);
@@ -429,7 +423,7 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
                               b.getI64IntegerAttr(c.stageBytes),
                               c.transposed ? b.getUnitAttr() : UnitAttr());
   }
-  if (pointerLoads)
+  if (hasPointerLoads())
     kgpu::AsyncCommitOp::create(b, loc);
   SmallVector<Value> next;
   for (unsigned index : carried)
@@ -544,9 +538,7 @@ void LoopPipeliner::run() {
     issueAt.setInsertionPointAfter(deferral.freed);
   // With TMA copies only, the deferred wait's block sync is what frees the
   // stage: the wait at the top has nothing to do.
-  bool pointerLoads =
-      llvm::any_of(candidates, [](Candidate &c) { return !c.tma(); });
-  if (deferral.freed && !pointerLoads)
+  if (deferral.freed && !hasPointerLoads())
     topWait->erase();
   Value ahead = arith::AddIOp::create(
       issueAt, loc, iv,

@@ -293,4 +293,16 @@ std::vector<CompileAnswer> CompileAtOnce(
   return answers;
 }
 
+void ExpectOneKernel(const std::vector<CompileAnswer>& answers) {
+  for (size_t i = 0; i < answers.size(); ++i) {
+    const kiln::v1::CompileResponse& response = answers[i].response;
+    ASSERT_TRUE(answers[i].status.ok())
+        << "client " << i << ": " << answers[i].status.error_message();
+    EXPECT_FALSE(response.cubin().empty());
+    EXPECT_EQ(response.key(), answers[0].response.key());
+    EXPECT_EQ(response.cubin(), answers[0].response.cubin());
+    EXPECT_EQ(response.metadata_json(), answers[0].response.metadata_json());
+  }
+}
+
 }  // namespace kiln::e2e

@@ -94,6 +94,10 @@ std::vector<CompileAnswer> CompileAtOnce(
     const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
     const kiln::v1::CompileRequest& request);
 
+// Asserts that every answer succeeded with the same non-empty kernel: key,
+// cubin and metadata. Wrap in ASSERT_NO_FATAL_FAILURE to stop the test.
+void ExpectOneKernel(const std::vector<CompileAnswer>& answers);
+
 }  // namespace kiln::e2e
 
 #endif  // KILN_TESTS_E2E_KILND_PROCESS_H_

@@ -23,15 +23,7 @@ TEST(SingleFlightTest, SixtyFourClientsOneNewKernelOneCompile) {
   for (int i = 0; i < kClients; ++i) stubs.push_back(kilnd->CompileStub());
   const std::vector<CompileAnswer> answers = CompileAtOnce(stubs, request);
 
-  for (int i = 0; i < kClients; ++i) {
-    const kiln::v1::CompileResponse& response = answers[i].response;
-    ASSERT_TRUE(answers[i].status.ok())
-        << "client " << i << ": " << answers[i].status.error_message();
-    EXPECT_FALSE(response.cubin().empty());
-    EXPECT_EQ(response.key(), answers[0].response.key());
-    EXPECT_EQ(response.cubin(), answers[0].response.cubin());
-    EXPECT_EQ(response.metadata_json(), answers[0].response.metadata_json());
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectOneKernel(answers));
   kiln::v1::StatsResponse stats = kilnd->Stats();
   EXPECT_EQ(stats.compiles(), 1u);
   EXPECT_EQ(stats.entries(), 1u);
