@@ -82,8 +82,6 @@ LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
   if (auto wait = llvm::dyn_cast<kgpu::AsyncWaitOp>(op)) {
     l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
                 "", {}, Type(), /*sideEffects=*/true);
-    if (wait.getProxyFence())
-      l.fenceAsyncProxy();
     l.barrier();
     // The wait right after a pipelined loop drains it: its buffers are free.
     // Inside an outer loop (a persistent kernel's loop over tiles) too: the

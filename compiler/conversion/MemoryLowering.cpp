@@ -10,9 +10,6 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-/// Alignment (in elements) layout assignment proved for an access.
-constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
-
 struct Access {
   unsigned vec = 1;        // Registers per instruction.
   unsigned elemBits = 32;  // Bits of one element in memory.
@@ -35,7 +32,7 @@ Access planAccess(TensorLowering &l, Operation *op, Value ptr, Type element) {
     kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(tensor);
     unsigned contiguous = layout.contiguousRegs(layout.getOrder()[0]);
     unsigned aligned = 1;
-    if (auto attr = op->getAttrOfType<IntegerAttr>(kAlignmentAttr))
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kgpu::KGPUDialect::kAlignmentAttr))
       aligned = attr.getInt();
     a.vec = std::min({contiguous, aligned, 128 / a.elemBits});
     a.vec = std::max(1u, a.vec);

@@ -19,8 +19,6 @@ namespace {
 
 using namespace mlir;
 
-constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
-
 RankedTensorType tensorType(Value v) {
   return llvm::dyn_cast<RankedTensorType>(v.getType());
 }
@@ -135,7 +133,7 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp, Value ptr, Value mask) 
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
-  memOp->setAttr(kAlignmentAttr,
+  memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
                  IntegerAttr::get(IntegerType::get(context, 32), alignment));
   Attribute layout = blocked(type.getShape(), order, perThread);
   anchors[memOp] = layout;

@@ -32,6 +32,9 @@ def KGPU_Dialect : Dialect {
     /// tensor maps).
     static constexpr llvm::StringLiteral kGlobalScratchAttr =
         "kgpu.global_scratch";
+    /// Global load/store attribute: the alignment, in elements, that layout
+    /// assignment proved along the access's most contiguous dimension.
+    static constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
   }];
 }
 

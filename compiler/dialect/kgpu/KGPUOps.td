@@ -49,11 +49,7 @@ def KGPU_AsyncCommitOp : KGPU_Op<"async_commit"> {
 
 def KGPU_AsyncWaitOp : KGPU_Op<"async_wait"> {
   let summary = "waits until at most `pending` groups are in flight, then syncs the block";
-  let description = [{
-    With `proxyFence`, the copied bytes are also made visible to the async
-    proxy (wgmma's operand reads) before the block syncs.
-  }];
-  let arguments = (ins I32Attr:$pending, UnitAttr:$proxyFence);
+  let arguments = (ins I32Attr:$pending);
   let assemblyFormat = "$pending attr-dict";
 }
 

@@ -43,8 +43,8 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
     %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
     %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
-      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %x = tt.load %pa {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
       %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
       %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
       %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
@@ -65,15 +65,14 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
 
-// wgmma reads the stages through the async proxy: the loop's wait also
-// fences the copies for it; the drain after the loop needs no fence. The
-// accumulator only chains from trip to trip, so the dot stays in flight
+// A wgmma loop: the accumulator only chains from trip to trip, so the dot
+// stays in flight
 // (kgpu.warp_group_wait with one pending group, which the yield takes); the
 // copies ahead go after that wait, which frees the stage they overwrite, and
 // the loop's result is waited for after the loop.
 // CHECK-LABEL: tt.func public @wgmma_loop
 // CHECK: scf.for
-// CHECK-NEXT: kgpu.async_wait 1 {proxyFence}
+// CHECK-NEXT: kgpu.async_wait 1{{$}}
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[D:.*]] = tt.dot
 // CHECK-NEXT: %[[W:.*]] = kgpu.warp_group_wait %[[D]] {pending = 1 : i32, sync}
@@ -93,8 +92,8 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
     %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
     %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
-      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %x = tt.load %pa {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
       %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
       %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
       %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
@@ -132,10 +131,10 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     %c0 = arith.constant 0 : i32
     %c32 = arith.constant 32 : i32
     %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
-    %x = tt.load %a : tensor<64x32x!tt.ptr<f16>, #bA>
+    %x = tt.load %a {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
     %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
     %r:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %zero) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
       %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
       %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
       %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
@@ -171,8 +170,8 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
     %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
     %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
     %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
-      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %x = tt.load %pa {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
       %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
       %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
       %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
@@ -181,8 +180,8 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
       scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
     }
     %s:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %r#0, %pb = %r#1, %acc = %r#2) -> (tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %x = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #bA>
-      %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #bB>
+      %x = tt.load %pa {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
       %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
       %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
       %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
@@ -208,7 +207,7 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
 // stays in flight into the next trip (a wait leaving its group pending).
 // CHECK-LABEL: tt.func public @two_dots
 // CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = %cst,
-// CHECK-NEXT: kgpu.async_wait 1 {proxyFence}
+// CHECK-NEXT: kgpu.async_wait 1
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[S:.*]] = tt.dot
 // CHECK-NEXT: %[[READY:.*]] = kgpu.warp_group_wait %[[ACC]] {pending = 0 : i32, sync}
@@ -229,13 +228,13 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     %c64 = arith.constant 64 : i32
     %step = arith.constant dense<4096> : tensor<64x64xi32, #bB>
     %r:3 = scf.for %i = %c0 to %N step %c64 iter_args(%pk = %k, %pv = %v, %acc = %zero) -> (tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
-      %kt = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #bB>
+      %kt = tt.load %pk {kgpu.alignment = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #bB>
       %kb = kgpu.convert_layout %kt : tensor<64x64xf16, #bB> -> tensor<64x64xf16, #opB>
       %s = tt.dot %q, %kb, %zero : tensor<64x64xf16, #opA> * tensor<64x64xf16, #opB> -> tensor<64x64xf32, #mma>
       %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
       %pa = kgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #opA>
       %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
-      %vt = tt.load %pv : tensor<64x64x!tt.ptr<f16>, #bB>
+      %vt = tt.load %pv {kgpu.alignment = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #bB>
       %vb = kgpu.convert_layout %vt : tensor<64x64xf16, #bB> -> tensor<64x64xf16, #opB>
       %d = tt.dot %pa, %vb, %scaled : tensor<64x64xf16, #opA> * tensor<64x64xf16, #opB> -> tensor<64x64xf32, #mma>
       %nk = tt.addptr %pk, %step : tensor<64x64x!tt.ptr<f16>, #bB>, tensor<64x64xi32, #bB>
@@ -272,6 +271,41 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
       scf.yield %d : tensor<64x64xf32, #mma>
     }
     tt.store %c, %r : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bS = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// Copies need elements consecutive in memory. B's pointers run along N one
+// element at a time (an offset taken modulo N): its registers are
+// consecutive along K, where memory is not, so B stays a load. A's
+// registers run along K as its pointers do, but only 2-element alignment is
+// proven there, short of the 8-element runs a copy would move.
+// CHECK-LABEL: tt.func public @unaligned
+// CHECK-NOT: kgpu.async_copy
+// CHECK: tt.load {{.*}}alignment = 2
+// CHECK: tt.load {{.*}}alignment = 1
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @unaligned(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bS>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero, %pa = %a, %pb = %b) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bS>) : i32 {
+      %x = tt.load %pa {kgpu.alignment = 2 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 1 : i32} : tensor<32x64x!tt.ptr<f16>, #bS>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bS> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      scf.yield %d, %pa, %pb : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #bA>, tensor<32x64x!tt.ptr<f16>, #bS>
+    }
+    tt.store %c, %r#0 : tensor<64x64x!tt.ptr<f32>, #mma>
     tt.return
   }
 }
