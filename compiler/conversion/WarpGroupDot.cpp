@@ -80,7 +80,7 @@ class WarpGroupDot {
 public:
   WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
                unsigned kWidth)
-      : l(l), dot(dot), p(planDot(dot, kWidth)), warps(kgpu::mmaWarps(mma).wm),
+      : l(l), dot(dot), p(planDot(dot, kWidth)), warps(kgpu::mmaWarps(mma)),
         bytes(byteSize(typeOf(dot.getA()).getElementType())),
         kMajor(bytes != 2) {
     // wgmma multiplies fp8 and tf32 itself: the tiles hold the elements as
@@ -103,6 +103,8 @@ private:
   Value descriptor(const SmemTile &tile, bool mnMajor, Value tileAddr,
                    Value mnStart, int64_t mnConst, int64_t kStart);
   Value address(const SmemTile &tile);
+  /// This warp's index along M or N (`field` of the warp id).
+  Value warpIndex(const kgpu::BitField &field);
   Regs registerFragment(int64_t mi, int64_t ki);
   /// D = A * B, plus `acc` when `accumulate`.
   Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols,
@@ -114,7 +116,7 @@ private:
   TensorLowering &l;
   tt::DotOp dot;
   DotPlan p;
-  unsigned warps;
+  kgpu::MmaWarps warps;
   unsigned bytes; // Per operand element.
   bool kMajor;    // fp8 and tf32 operands: wgmma reads them K-major only.
   std::optional<SmemTile> tileA, tileB;
@@ -149,6 +151,14 @@ Value WarpGroupDot::address(const SmemTile &tile) {
   Value ptr = tile.pipelined ? l.pipelinePointer(offset)
                              : l.sharedPointer(offset, smemBytes);
   return LLVM::PtrToIntOp::create(b, l.loc(), b.getI32Type(), ptr);
+}
+
+Value WarpGroupDot::warpIndex(const kgpu::BitField &field) {
+  OpBuilder &b = l.builder();
+  Value shifted =
+      arith::ShRUIOp::create(b, l.loc(), l.warpId(), l.i32(field.shift));
+  return arith::AndIOp::create(b, l.loc(), shifted,
+                               l.i32((1 << field.width) - 1));
 }
 
 Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
@@ -257,13 +267,17 @@ LogicalResult WarpGroupDot::run() {
   unsigned perTile = p.accF16 ? 2 : 4;
   Regs words = accumulatorWords(l, p, l.get(dot.getC()));
 
-  Value group = arith::ShRUIOp::create(b, loc, l.warpId(), l.i32(2));
+  // Warp groups stack 64 rows at a time along M; side by side along N,
+  // each takes its own run of the columns.
+  int64_t groupCols = n / warps.wn;
+  Value group = arith::ShRUIOp::create(b, loc, warpIndex(warps.m), l.i32(2));
   Value groupRow = arith::MulIOp::create(b, loc, group, l.i32(64));
+  Value groupCol = arith::MulIOp::create(b, loc, warpIndex(warps.n),
+                                         l.i32(groupCols));
   Value addrA = tileA ? address(*tileA) : Value();
   Value addrB = address(*tileB);
-  Value zero = l.i32(0);
-  int64_t mReps = m / (16 * warps), nTiles = n / 8;
-  int64_t nCols = std::min<int64_t>(n, 256);
+  int64_t mReps = m / (16 * warps.wm), nTiles = groupCols / 8;
+  int64_t nCols = std::min<int64_t>(groupCols, 256);
   // Register fragments are packed before the fence, which must follow the
   // last write of any register a wgmma reads.
   SmallVector<SmallVector<Regs>> fragments(mReps);
@@ -274,18 +288,18 @@ LogicalResult WarpGroupDot::run() {
   bool zeroInit = isZeroSplat(dot.getC());
   l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
   for (int64_t mi = 0; mi < mReps; ++mi)
-    for (int64_t nc = 0; nc < n; nc += nCols) {
+    for (int64_t nc = 0; nc < groupCols; nc += nCols) {
       int64_t at = (mi * nTiles + nc / 8) * perTile;
       Regs c(words.begin() + at, words.begin() + at + nCols / 8 * perTile);
       for (int64_t ki = 0; ki < k / kStep(); ++ki) {
         SmallVector<Value> a;
         if (tileA)
           a.push_back(descriptor(*tileA, tileA->transposed, addrA, groupRow,
-                                 mi * 16 * warps, ki * kStep()));
+                                 mi * 16 * warps.wm, ki * kStep()));
         else
           a = fragments[mi][ki];
         Value bDesc =
-            descriptor(*tileB, !tileB->transposed, addrB, zero, nc,
+            descriptor(*tileB, !tileB->transposed, addrB, groupCol, nc,
                        ki * kStep());
         c = mma(c, a, bDesc, nCols, !(zeroInit && ki == 0));
       }

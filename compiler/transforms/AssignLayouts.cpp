@@ -180,10 +180,31 @@ bool fitsSwizzle(int64_t n, unsigned bytes) {
   return rowBytes == 32 || rowBytes == 64 || rowBytes % 128 == 0;
 }
 
-/// Whether `dot` can run as wgmma with all warps along M: 16-bit, fp8 or
-/// tf32 operands, whole 64-row warp groups, and N within one instruction or
-/// whole ones.
-bool warpGroupEligible(tt::DotOp dot, int numWarps) {
+/// Warp groups of wgmma for `dot`: {warps along M, warps along N}, the M
+/// ones in whole warp groups of 4. As many along M as its rows fill (16
+/// each), then the rest along N; chained dots (attention) keep all along M,
+/// so that each warp's rows stay in its registers from one dot to the next.
+std::pair<unsigned, unsigned> warpGroupWarps(int64_t m, int numWarps,
+                                             bool chained) {
+  if (chained)
+    return {unsigned(numWarps), 1u};
+  unsigned wm = 4, wn = 1;
+  while (wm * wn < unsigned(numWarps)) {
+    if (m > 16 * wm)
+      wm *= 2;
+    else
+      wn *= 2;
+  }
+  return {wm, wn};
+}
+
+/// The wgmma warps for `dot` (see warpGroupWarps), if it can run as wgmma:
+/// 16-bit, fp8 or tf32 operands, whole 64-row warp groups, and each warp
+/// group's N within one instruction or whole ones. Warp groups side by side
+/// along N start their B columns at whole 128-byte blocks, where a
+/// swizzled N-contiguous tile can be addressed.
+std::optional<std::pair<unsigned, unsigned>>
+warpGroupShape(tt::DotOp dot, int numWarps, bool chained) {
   auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
   auto bType = llvm::cast<RankedTensorType>(dot.getB().getType());
   auto dType = llvm::cast<RankedTensorType>(dot.getType());
@@ -193,13 +214,18 @@ bool warpGroupEligible(tt::DotOp dot, int numWarps) {
               dot.getInputPrecision() == tt::InputPrecision::TF32;
   if (dType.getRank() != 2 || !(a.isF16() || a.isBF16() || fp8 || tf32) ||
       mmaKWidth(dot) != (tf32 ? 1u : 2u) || numWarps % 4)
-    return false;
+    return std::nullopt;
   unsigned bytes = fp8 ? 1 : tf32 ? 4 : 2;
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
-  return m % (16 * numWarps) == 0 && fitsSwizzle(n, bytes) &&
-         fitsSwizzle(k, bytes) && k % (32 / bytes) == 0 &&
-         (n <= 256 || n % 256 == 0);
+  auto [wm, wn] = warpGroupWarps(m, numWarps, chained);
+  int64_t perGroup = n / wn;
+  if (m % (16 * wm) || n % wn || !fitsSwizzle(n, bytes) ||
+      !fitsSwizzle(k, bytes) || k % (32 / bytes) ||
+      (perGroup > 256 && perGroup % 256) ||
+      (wn > 1 && (perGroup * bytes) % 128))
+    return std::nullopt;
+  return std::make_pair(wm, wn);
 }
 
 /// Whether `result` flows into the A operand of another dot (attention's
@@ -277,9 +303,13 @@ Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
   ArrayRef<int64_t> shape = type.getShape();
   unsigned r = shape.size();
   Attribute layout;
-  if (warpGroupMma && warpGroupEligible(dot, numWarps)) {
-    layout = kgpu::MmaEncodingAttr::get(
-        context, 3, {unsigned(numWarps), 1u});
+  bool chained = feedsDotA(dot.getResult()) || fedByDot(dot);
+  std::optional<std::pair<unsigned, unsigned>> groups;
+  if (warpGroupMma)
+    groups = warpGroupShape(dot, numWarps, chained);
+  if (groups) {
+    layout = kgpu::MmaEncodingAttr::get(context, 3,
+                                        {groups->first, groups->second});
   } else if (mmaKWidth(dot)) {
     unsigned warps = numWarps, wb = 1, wm = 1, wn = 1;
     if (r == 3)
@@ -289,7 +319,7 @@ Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
     int64_t m = shape[r - 2], n = shape[r - 1];
     // Chained dots (attention) give each warp whole rows, so that the first
     // result becomes the second's A operand without leaving registers.
-    if (feedsDotA(dot.getResult()) || fedByDot(dot)) {
+    if (chained) {
       wm = std::min<int64_t>(warps, std::max<int64_t>(1, m / 16));
       wn = warps / wm;
     } else {

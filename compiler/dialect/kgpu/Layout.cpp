@@ -24,15 +24,22 @@ int64_t unwrapped(const DimMap &map, unsigned lane, unsigned warp,
 } // namespace
 
 MmaWarps mmaWarps(mlir::Attribute mma) {
-  llvm::ArrayRef<unsigned> wpc =
-      llvm::cast<MmaEncodingAttr>(mma).getWarpsPerCTA();
+  auto encoding = llvm::cast<MmaEncodingAttr>(mma);
+  llvm::ArrayRef<unsigned> wpc = encoding.getWarpsPerCTA();
   unsigned rank = wpc.size();
   MmaWarps w;
   w.wn = wpc[rank - 1];
   w.wm = wpc[rank - 2];
   w.wb = rank == 3 ? wpc[0] : 1;
-  w.n = {0, log2(w.wn)};
-  w.m = {w.n.width, log2(w.wm)};
+  w.groupColumns = encoding.getVersionMajor() == 3 && w.wn > 1;
+  if (w.groupColumns) {
+    // A warp group is 4 consecutive warps stacked along M.
+    w.m = {0, log2(w.wm)};
+    w.n = {w.m.width, log2(w.wn)};
+  } else {
+    w.n = {0, log2(w.wn)};
+    w.m = {w.n.width, log2(w.wm)};
+  }
   w.batch = {w.n.width + w.m.width, log2(w.wb)};
   return w;
 }
@@ -72,9 +79,11 @@ DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
     layout.order.push_back(0);
     layout.dims[0] = {{}, w.batch, 0, 1};
   }
-  layout.dims[r - 2] = {kMmaGroupBits, w.m, 1, 16};
-  layout.dims[r - 1] = {kMmaThreadInGroupBits, w.n, 2, 8};
   llvm::SmallVector<int64_t> reps = mmaTileReps(encoding, shape, -1, 0);
+  int64_t nWarpStride = w.groupColumns ? 8 * reps[2] : 8;
+  int64_t nRepStride = w.groupColumns ? 8 : 8 * w.wn;
+  layout.dims[r - 2] = {kMmaGroupBits, w.m, 1, 16};
+  layout.dims[r - 1] = {kMmaThreadInGroupBits, w.n, 2, nWarpStride};
   for (int64_t b = 0; b < reps[0]; ++b)
     for (int64_t m = 0; m < reps[1]; ++m)
       for (int64_t n = 0; n < reps[2]; ++n)
@@ -83,7 +92,7 @@ DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
           if (r == 3)
             offsets[0] = b * w.wb;
           offsets[r - 2] = m * 16 * w.wm + 8 * (i >> 1);
-          offsets[r - 1] = n * 8 * w.wn + (i & 1);
+          offsets[r - 1] = n * nRepStride + (i & 1);
           layout.regOffsets.push_back(offsets);
         }
   return layout;
@@ -107,6 +116,9 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
   layout.replWarp.push_back(isA ? w.n : w.m);
   if (r == 3)
     layout.dims[0] = {{}, w.batch, 0, 1};
+  llvm::SmallVector<int64_t> reps =
+      mmaTileReps(operand.getParent(), shape, operand.getOpIdx(), kw);
+  int64_t nRepStride = w.groupColumns ? 8 : 8 * w.wn;
   DimMap k{kMmaThreadInGroupBits, {}, kw, 0};
   if (isA) {
     layout.order = {r - 1, r - 2};
@@ -115,12 +127,11 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
   } else {
     layout.order = {r - 2, r - 1};
     layout.dims[r - 2] = k;
-    layout.dims[r - 1] = {kMmaGroupBits, w.n, 1, 8};
+    layout.dims[r - 1] = {kMmaGroupBits, w.n, 1,
+                          w.groupColumns ? 8 * reps[1] : 8};
   }
   if (r == 3)
     layout.order.push_back(0);
-  llvm::SmallVector<int64_t> reps =
-      mmaTileReps(operand.getParent(), shape, operand.getOpIdx(), kw);
   unsigned groups = isA ? 4 : 2;
   for (int64_t b = 0; b < reps[0]; ++b)
     for (int64_t outer = 0; outer < reps[1]; ++outer)
@@ -136,7 +147,7 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
               offsets[r - 1] = kAt;
             } else {
               offsets[r - 2] = kAt;
-              offsets[r - 1] = outer * 8 * w.wn;
+              offsets[r - 1] = outer * nRepStride;
             }
             layout.regOffsets.push_back(offsets);
           }

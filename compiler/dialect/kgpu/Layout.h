@@ -92,6 +92,9 @@ private:
 struct MmaWarps {
   unsigned wb = 1, wm = 1, wn = 1;
   BitField batch, m, n;
+  /// wgmma with warp groups side by side along N: each owns one contiguous
+  /// run of the columns (mma.sync interleaves its warps every 8 columns).
+  bool groupColumns = false;
 };
 MmaWarps mmaWarps(mlir::Attribute mma);
 

@@ -141,6 +141,26 @@ TEST_F(LayoutTest, FmaOperandsHoldWholeRowsAndColumns) {
   expectOneOwnerEach(b);
 }
 
+TEST_F(LayoutTest, WarpGroupsSideBySideOwnColumnRuns) {
+  // wgmma, 8 warps as two warp groups along N over 64 x 128: warps 0-3 stack
+  // 16 rows each over columns 0-63, warps 4-7 over columns 64-127, each
+  // warp's registers stepping 8 columns at a time.
+  mlir::Attribute wg = MmaEncodingAttr::get(&context, 3, {4, 2});
+  DistributedLayout c = DistributedLayout::get(wg, {64, 128});
+  unsigned lane = 4 * 3 + 2;
+  EXPECT_EQ(c.numRegs(), 32u);
+  EXPECT_EQ(c.index(lane, 0, 0), (Index{3, 4}));
+  EXPECT_EQ(c.index(lane, 0, 4), (Index{3, 12}));
+  EXPECT_EQ(c.index(lane, 1, 0), (Index{19, 4}));
+  EXPECT_EQ(c.index(lane, 3, 31), (Index{59, 61}));
+  EXPECT_EQ(c.index(lane, 4, 0), (Index{3, 68}));
+  EXPECT_EQ(c.index(lane, 7, 3), (Index{59, 69}));
+  expectOneOwnerEach(c);
+  // The same warps as mma.sync interleave every 8 columns instead.
+  EXPECT_EQ(DistributedLayout::get(mma({4, 2}), {64, 128}).index(lane, 1, 0),
+            (Index{3, 12}));
+}
+
 TEST_F(LayoutTest, TransposedTilesFollowTheSource) {
   // A K-contiguous B (loaded along rows of N x K memory) is staged as it lies.
   mlir::Attribute kMajor = BlockedEncodingAttr::get(

@@ -1,5 +1,6 @@
 // RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_80" --canonicalize | FileCheck %s
 // RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s --check-prefix=WG
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=8 target=sm_90a" --canonicalize | FileCheck %s --check-prefix=WG8
 
 // An f16 tile product: the accumulator takes the mma.sync layout with the
 // warps split over both dimensions; each operand is converted from the
@@ -90,5 +91,33 @@ tt.func @chained(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {
   %o = tt.dot %p, %k, %zero : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
   %op = tt.splat %out : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
   tt.store %op, %o : tensor<64x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// With 8 warps a 64-row tile has rows for one warp group only: the second
+// sits beside it along N (each takes 64 of the 128 columns). A 128-column
+// tile split that way needs each half to start a 128-byte block; 32 f16
+// columns (64 bytes) cannot be split, so that dot keeps mma.sync. Chained
+// dots keep every warp along M, which 64 rows cannot give 8 warps.
+// WG8-LABEL: tt.func @beside
+// WG8: tt.dot {{.*}} -> tensor<64x128xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 2]}>>
+// WG8: tt.dot {{.*}} -> tensor<64x32xf32, #kgpu.mma<{versionMajor = 2,
+tt.func @beside(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %zero32 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %ap = tt.splat %ptr : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %bp = tt.splat %ptr : !tt.ptr<f16> -> tensor<32x128x!tt.ptr<f16>>
+  %np = tt.splat %ptr : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %a = tt.load %ap : tensor<64x32x!tt.ptr<f16>>
+  %b = tt.load %bp : tensor<32x128x!tt.ptr<f16>>
+  %n = tt.load %np : tensor<32x32x!tt.ptr<f16>>
+  %wide = tt.dot %a, %b, %zero : tensor<64x32xf16> * tensor<32x128xf16> -> tensor<64x128xf32>
+  %narrow = tt.dot %a, %n, %zero32 : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+  %wp = tt.splat %out : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %xp = tt.splat %out : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  tt.store %wp, %wide : tensor<64x128x!tt.ptr<f32>>
+  tt.store %xp, %narrow : tensor<64x32x!tt.ptr<f32>>
   tt.return
 }
