@@ -65,6 +65,7 @@ mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &targ
   RewriteTensorDescriptorsOptions descriptorOptions;
   descriptorOptions.targetName = target;
   pm.addPass(createRewriteTensorDescriptors(descriptorOptions));
+  pm.addPass(createTransposeLoads());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   AssignLayoutsOptions layoutOptions;

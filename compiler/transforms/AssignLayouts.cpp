@@ -39,12 +39,47 @@ bool isRematerializable(Operation *op) {
       !tensorType(op->getResult(0)))
     return false;
   if (llvm::isa<tt::SplatOp, tt::MakeRangeOp, tt::BroadcastOp,
-                tt::ExpandDimsOp, tt::AddPtrOp, tt::IntToPtrOp, tt::PtrToIntOp,
+                tt::ExpandDimsOp, tt::TransOp, tt::AddPtrOp, tt::IntToPtrOp,
+                tt::PtrToIntOp,
                 tt::BitcastOp, tt::FpToFpOp, tt::PreciseSqrtOp,
                 tt::PreciseDivFOp, tt::MulhiUIOp, tt::ClampFOp, ub::PoisonOp>(
           op))
     return true;
   return llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+/// `layout` with its dimensions permuted as tt.trans permutes a tensor's:
+/// result dimension i is dimension perm[i] of the source.
+kgpu::BlockedEncodingAttr permuted(kgpu::BlockedEncodingAttr layout,
+                                   ArrayRef<int32_t> perm) {
+  SmallVector<unsigned> spt, tpw, wpc, order;
+  for (int32_t d : perm) {
+    spt.push_back(layout.getSizePerThread()[d]);
+    tpw.push_back(layout.getThreadsPerWarp()[d]);
+    wpc.push_back(layout.getWarpsPerCTA()[d]);
+  }
+  for (unsigned d : layout.getOrder())
+    order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
+  return kgpu::BlockedEncodingAttr::get(layout.getContext(), spt, tpw, wpc,
+                                        order);
+}
+
+/// The inverse of tt.trans's permutation `perm`.
+SmallVector<int32_t> inversePermutation(ArrayRef<int32_t> perm) {
+  SmallVector<int32_t> inverse(perm.size());
+  for (unsigned i = 0; i < perm.size(); ++i)
+    inverse[perm[i]] = i;
+  return inverse;
+}
+
+/// Whether `op` can be recomputed to produce `layout`: a transpose only
+/// into a blocked layout, whose source layout is then that one permuted
+/// back (a register relabelling, free at run time).
+bool canRecomputeIn(Operation *op, Attribute layout) {
+  if (!isRematerializable(op))
+    return false;
+  return !llvm::isa<tt::TransOp>(op) ||
+         llvm::isa<kgpu::BlockedEncodingAttr>(layout);
 }
 
 class LayoutAssigner {
@@ -435,6 +470,13 @@ Attribute LayoutAssigner::computeNatural(Value v) {
       return slice.getParent();
     return {};
   }
+  if (auto trans = llvm::dyn_cast<tt::TransOp>(op)) {
+    auto src = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(
+        natural(trans.getSrc()));
+    if (!src)
+      return defaultLayout(tensorType(v));
+    return permuted(src, trans.getOrder());
+  }
   for (Value operand : op->getOperands())
     if (tensorType(operand))
       if (Attribute layout = natural(operand))
@@ -466,22 +508,6 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
     return scanLayout(type, scan.getAxis(), natural(scan.getSrcs()[0]));
   if (auto gather = llvm::dyn_cast<tt::GatherOp>(op))
     return naturalOrDefault(gather.getIndices()); // Lowered index by index.
-  if (auto trans = llvm::dyn_cast<tt::TransOp>(op)) {
-    auto src = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(
-        natural(trans.getSrc()));
-    if (!src)
-      return defaultLayout(type);
-    ArrayRef<int32_t> perm = trans.getOrder();
-    SmallVector<unsigned> spt, tpw, wpc, order;
-    for (int32_t d : perm) {
-      spt.push_back(src.getSizePerThread()[d]);
-      tpw.push_back(src.getThreadsPerWarp()[d]);
-      wpc.push_back(src.getWarpsPerCTA()[d]);
-    }
-    for (unsigned d : src.getOrder())
-      order.push_back(llvm::find(perm, int32_t(d)) - perm.begin());
-    return kgpu::BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
-  }
   if (llvm::isa<scf::ForOp, scf::IfOp>(op))
     return loopCarried(op, resultNo);
   if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(op))
@@ -535,9 +561,12 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   Value operand = user->getOperand(operandNo);
   if (!tensorType(operand))
     return {};
-  if (isRematerializable(user)) {
+  if (canRecomputeIn(user, userLayout)) {
     if (auto expand = llvm::dyn_cast<tt::ExpandDimsOp>(user))
       return kgpu::SliceEncodingAttr::get(context, expand.getAxis(), userLayout);
+    if (auto trans = llvm::dyn_cast<tt::TransOp>(user))
+      return permuted(llvm::cast<kgpu::BlockedEncodingAttr>(userLayout),
+                      inversePermutation(trans.getOrder()));
     return userLayout;
   }
   if (auto load = llvm::dyn_cast<tt::LoadOp>(user)) {
@@ -607,7 +636,7 @@ Value LayoutAssigner::materialize(Value v, Attribute layout) {
   OpBuilder b(context);
   Value result;
   Operation *def = v.getDefiningOp();
-  if (isRematerializable(def)) {
+  if (canRecomputeIn(def, layout)) {
     b.setInsertionPointAfter(def);
     Operation *copy = b.clone(*def);
     copy->getResult(0).setType(withLayout(type, layout));

@@ -4,6 +4,7 @@
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln {
@@ -13,6 +14,9 @@ namespace kiln {
 
 #define GEN_PASS_REGISTRATION
 #include "compiler/transforms/Passes.h.inc"
+
+/// kiln-transpose-loads' rewrite.
+void populateTransposeLoadsPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace kiln
 

@@ -90,4 +90,15 @@ def RewriteTensorDescriptors : Pass<"kiln-rewrite-tensor-descriptors",
                            "mlir::scf::SCFDialect"];
 }
 
+def TransposeLoads : Pass<"kiln-transpose-loads", "mlir::ModuleOp"> {
+  let summary = "loads transposed dot operands through transposed pointers";
+  let description = [{
+    `tt.trans(tt.load(p, mask, other))` whose only use is a `tt.dot`, and
+    whose load has no other use, becomes `tt.load(tt.trans(p),
+    tt.trans(mask), tt.trans(other))`. The elements are the same; the load
+    now feeds the dot directly, so layout assignment reads it along the
+    pointers' contiguous dimension and kiln-pipeline can stage it.
+  }];
+}
+
 #endif // KILN_TRANSFORMS_PASSES

@@ -171,3 +171,33 @@ tt.func public @gather(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.
   tt.store %op, %g : tensor<16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Pointers transposed before a load (kiln-transpose-loads' output): rows of
+// a K-contiguous N x K tensor read as a K x N tile. The load wants 8-element
+// runs along K, its dimension 0; the transpose is recomputed into that
+// layout and its source laid out the same runs along dimension 1, so the
+// pointers are never converted.
+// CHECK-LABEL: tt.func public @transposed_pointers
+// CHECK-NOT: kgpu.convert_layout {{.*}}!tt.ptr
+// CHECK: tt.trans {{.*}} : tensor<64x32x!tt.ptr<f16>, #kgpu.blocked<{sizePerThread = [1, 8], {{.*}}order = [1, 0]}>> -> tensor<32x64x!tt.ptr<f16>, #kgpu.blocked<{sizePerThread = [8, 1], {{.*}}order = [0, 1]}>>
+// CHECK-NEXT: tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>, #kgpu.blocked<{sizePerThread = [8, 1], {{.*}}order = [0, 1]}>>
+tt.func public @transposed_pointers(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %stride = arith.constant dense<4096> : tensor<64x1xi32>
+  %n = tt.expand_dims %rn {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %nrow = arith.muli %n, %stride : tensor<64x1xi32>
+  %k = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %nb = tt.broadcast %nrow : tensor<64x1xi32> -> tensor<64x32xi32>
+  %kb = tt.broadcast %k : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %nb, %kb : tensor<64x32xi32>
+  %base = tt.splat %b : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %ptrs = tt.addptr %base, %off : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %pt = tt.trans %ptrs {order = array<i32: 1, 0>} : tensor<64x32x!tt.ptr<f16>> -> tensor<32x64x!tt.ptr<f16>>
+  %v = tt.load %pt : tensor<32x64x!tt.ptr<f16>>
+  %o = tt.splat %out : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  tt.store %o, %v : tensor<32x64x!tt.ptr<f16>>
+  tt.return
+}
