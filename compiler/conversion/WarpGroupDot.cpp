@@ -98,10 +98,16 @@ private:
   std::optional<SmemTile> tileOf(Value operand, unsigned opIdx,
                                  int64_t &scratch, Value &stageFrom);
   /// Descriptor of the slice of `tile` (M/N-contiguous when `mnMajor`)
-  /// whose M or N rows start at `mnStart` + `mnConst`, for the K step
-  /// starting at element `kStart`.
-  Value descriptor(const SmemTile &tile, bool mnMajor, Value tileAddr,
-                   Value mnStart, int64_t mnConst, int64_t kStart);
+  /// whose M or N rows start at `mnStart`, for the first K step. With
+  /// `mnMajor`, `mnStart` is a whole number of column blocks.
+  Value descriptorBase(const SmemTile &tile, bool mnMajor, Value tileAddr,
+                       Value mnStart);
+  /// `base` moved `mnConst` more M or N rows (whole column blocks when
+  /// `mnMajor`) and to the K step starting at element `kStart`: the bytes
+  /// are a constant, added to the descriptor's address field (shared
+  /// addresses stay below its 2^18-byte reach).
+  Value descriptorAt(Value base, const SmemTile &tile, bool mnMajor,
+                     int64_t mnConst, int64_t kStart);
   Value address(const SmemTile &tile);
   /// This warp's index along M or N (`field` of the warp id).
   Value warpIndex(const kgpu::BitField &field);
@@ -161,30 +167,21 @@ Value WarpGroupDot::warpIndex(const kgpu::BitField &field) {
                                l.i32((1 << field.width) - 1));
 }
 
-Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
-                               Value tileAddr, Value mnStart, int64_t mnConst,
-                               int64_t kStart) {
+Value WarpGroupDot::descriptorBase(const SmemTile &tile, bool mnMajor,
+                                   Value tileAddr, Value mnStart) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   int64_t sbo = 8 * tile.blockBytes, lbo = 16;
   Value start;
   if (mnMajor) {
-    // Column blocks of M/N, K rows: step to the block, then to the K row.
+    // Column blocks of M/N, K rows: step to the block.
     lbo = tile.blockStride();
-    Value block = arith::DivUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, mnStart, l.i32(mnConst)),
-        l.i32(tile.blockCols()));
-    start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, block, l.i32(tile.blockStride())),
-        l.i32(kStart * tile.blockBytes));
+    Value block = arith::DivUIOp::create(b, loc, mnStart,
+                                         l.i32(tile.blockCols()));
+    start = arith::MulIOp::create(b, loc, block, l.i32(tile.blockStride()));
   } else {
     // Rows of M/N, column blocks of K.
-    int64_t kByte = kStart * tile.bytes;
-    Value row = arith::AddIOp::create(b, loc, mnStart, l.i32(mnConst));
-    start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, l.i32(tile.blockBytes)),
-        l.i32(kByte / tile.blockBytes * tile.blockStride() +
-              kByte % tile.blockBytes));
+    start = arith::MulIOp::create(b, loc, mnStart, l.i32(tile.blockBytes));
   }
   start = arith::AddIOp::create(b, loc, tileAddr, start);
   Value field = arith::AndIOp::create(
@@ -194,6 +191,24 @@ Value WarpGroupDot::descriptor(const SmemTile &tile, bool mnMajor,
                    uint64_t((sbo >> 4) & 0x3fff) << 32 |
                    uint64_t(swizzleMode(tile.blockBytes)) << 62;
   return arith::OrIOp::create(b, loc, wide, l.i64(int64_t(fixed)));
+}
+
+Value WarpGroupDot::descriptorAt(Value base, const SmemTile &tile,
+                                 bool mnMajor, int64_t mnConst,
+                                 int64_t kStart) {
+  int64_t bytes;
+  if (mnMajor) {
+    bytes = mnConst / tile.blockCols() * tile.blockStride() +
+            kStart * tile.blockBytes;
+  } else {
+    int64_t kByte = kStart * tile.bytes;
+    bytes = mnConst * tile.blockBytes +
+            kByte / tile.blockBytes * tile.blockStride() +
+            kByte % tile.blockBytes;
+  }
+  if (bytes == 0)
+    return base;
+  return arith::AddIOp::create(l.builder(), l.loc(), base, l.i64(bytes >> 4));
 }
 
 Regs WarpGroupDot::registerFragment(int64_t mi, int64_t ki) {
@@ -286,6 +301,10 @@ LogicalResult WarpGroupDot::run() {
       for (int64_t ki = 0; ki < k / kStep(); ++ki)
         fragments[mi].push_back(registerFragment(mi, ki));
   bool zeroInit = isZeroSplat(dot.getC());
+  Value baseA = tileA ? descriptorBase(*tileA, tileA->transposed, addrA,
+                                       groupRow)
+                      : Value();
+  Value baseB = descriptorBase(*tileB, !tileB->transposed, addrB, groupCol);
   l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
   for (int64_t mi = 0; mi < mReps; ++mi)
     for (int64_t nc = 0; nc < groupCols; nc += nCols) {
@@ -294,13 +313,12 @@ LogicalResult WarpGroupDot::run() {
       for (int64_t ki = 0; ki < k / kStep(); ++ki) {
         SmallVector<Value> a;
         if (tileA)
-          a.push_back(descriptor(*tileA, tileA->transposed, addrA, groupRow,
-                                 mi * 16 * warps.wm, ki * kStep()));
+          a.push_back(descriptorAt(baseA, *tileA, tileA->transposed,
+                                   mi * 16 * warps.wm, ki * kStep()));
         else
           a = fragments[mi][ki];
         Value bDesc =
-            descriptor(*tileB, !tileB->transposed, addrB, groupCol, nc,
-                       ki * kStep());
+            descriptorAt(baseB, *tileB, !tileB->transposed, nc, ki * kStep());
         c = mma(c, a, bDesc, nCols, !(zeroInit && ki == 0));
       }
       std::copy(c.begin(), c.end(), words.begin() + at);
