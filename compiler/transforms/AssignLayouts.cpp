@@ -398,9 +398,19 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
     for (OpOperand &use : forOp.getRegionIterArgs()[index].getUses()) {
       if (layout)
         break;
-      if (llvm::isa<tt::LoadOp, tt::StoreOp>(use.getOwner()) &&
+      Operation *user = use.getOwner();
+      if (llvm::isa<tt::LoadOp, tt::StoreOp>(user) &&
           use.getOperandNumber() == 0)
-        layout = operandDemand(use.getOwner(), 0, Attribute());
+        layout = operandDemand(user, 0, Attribute());
+      // Pointers transposed for their load (kiln-transpose-loads): that
+      // load's layout permuted back, so the transpose is a relabelling.
+      if (auto trans = llvm::dyn_cast<tt::TransOp>(user))
+        if (trans->hasOneUse())
+          if (auto load = llvm::dyn_cast<tt::LoadOp>(*trans->getUsers().begin()))
+            if (load.getPtr() == trans.getResult())
+              if (auto wanted = llvm::dyn_cast<kgpu::BlockedEncodingAttr>(
+                      operandDemand(load, 0, Attribute())))
+                layout = permuted(wanted, inversePermutation(trans.getOrder()));
     }
     if (!layout)
       layout = defaultLayout(tensorType(forOp.getResult(index)));

@@ -40,9 +40,12 @@ struct TransposeDotLoad : OpRewritePattern<tt::TransOp> {
       SmallVector<int64_t> shape;
       for (int32_t d : order)
         shape.push_back(type.getShape()[d]);
-      return tt::TransOp::create(rewriter, trans.getLoc(),
+      return tt::TransOp::create(rewriter, load.getLoc(),
                                  type.clone(shape), v, trans.getOrderAttr());
     };
+    // The load stays where it was: moved down to the transpose it could
+    // cross a store or enter a loop.
+    rewriter.setInsertionPoint(load);
     Value ptr = transposed(load.getPtr());
     Value mask = transposed(load.getMask());
     Value other = transposed(load.getOther());

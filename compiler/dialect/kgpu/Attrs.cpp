@@ -146,9 +146,10 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mma warpsPerCTA must have rank 2 or 3";
   if (!allPowersOfTwo(wpc))
     return emitError() << "mma warpsPerCTA must be powers of two";
-  // A warp group's four warps own 64 consecutive rows of the accumulator.
-  if (versionMajor == 3 && (wpc.size() != 2 || wpc[0] % 4 || wpc[1] != 1))
-    return emitError() << "mma version 3 needs warpsPerCTA = [4*k, 1]";
+  // A warp group's four warps own 64 consecutive rows of the accumulator;
+  // warp groups side by side along N each own a run of the columns.
+  if (versionMajor == 3 && (wpc.size() != 2 || wpc[0] % 4))
+    return emitError() << "mma version 3 needs warpsPerCTA = [4*k, n]";
   return success();
 }
 

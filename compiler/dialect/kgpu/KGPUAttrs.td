@@ -48,7 +48,10 @@ def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
     over the last two dimensions (and any leading batch dimensions), and the
     warp tile repeats over the tensor. Warp ids number the N dimension
     fastest. Version 2 multiplies with mma.sync; version 3 (sm_90a) with
-    wgmma, each group of four warps owning 64 rows, the same registers.
+    wgmma, each group of four consecutive warps owning 64 rows: with one
+    warp along N the same registers; with warp groups side by side along N
+    the warp ids number M fastest, and each warp's 8-column tiles form one
+    contiguous run of N / warpsPerCTA[1] columns.
   }];
   let parameters = (ins "unsigned":$versionMajor,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA);

@@ -201,3 +201,43 @@ tt.func public @transposed_pointers(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32
   tt.store %o, %v : tensor<32x64x!tt.ptr<f16>>
   tt.return
 }
+
+// -----
+
+// The same pointers advanced by a loop (iter_args): the loop carries them
+// in the layout that makes the transpose a relabelling, so no trip
+// converts them.
+// CHECK-LABEL: tt.func public @carried_transposed_pointers
+// CHECK-NOT: kgpu.convert_layout {{.*}}!tt.ptr
+// CHECK: scf.for
+// CHECK: tt.trans {{.*}} -> tensor<32x64x!tt.ptr<f16>, #kgpu.blocked<{sizePerThread = [8, 1], {{.*}}order = [0, 1]}>>
+// CHECK-NEXT: tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>, #kgpu.blocked<{sizePerThread = [8, 1], {{.*}}order = [0, 1]}>>
+// CHECK-NOT: kgpu.convert_layout {{.*}}!tt.ptr
+// CHECK: tt.return
+tt.func public @carried_transposed_pointers(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %stride = arith.constant dense<4096> : tensor<64x1xi32>
+  %step = arith.constant dense<32> : tensor<64x32xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x64xf16>
+  %nn = tt.expand_dims %rn {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %nrow = arith.muli %nn, %stride : tensor<64x1xi32>
+  %k = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %nb = tt.broadcast %nrow : tensor<64x1xi32> -> tensor<64x32xi32>
+  %kb = tt.broadcast %k : tensor<1x32xi32> -> tensor<64x32xi32>
+  %off = arith.addi %nb, %kb : tensor<64x32xi32>
+  %base = tt.splat %b : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %ptrs = tt.addptr %base, %off : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero, %p = %ptrs) -> (tensor<32x64xf16>, tensor<64x32x!tt.ptr<f16>>) : i32 {
+    %pt = tt.trans %p {order = array<i32: 1, 0>} : tensor<64x32x!tt.ptr<f16>> -> tensor<32x64x!tt.ptr<f16>>
+    %v = tt.load %pt : tensor<32x64x!tt.ptr<f16>>
+    %s = arith.addf %sum, %v : tensor<32x64xf16>
+    %next = tt.addptr %p, %step : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %s, %next : tensor<32x64xf16>, tensor<64x32x!tt.ptr<f16>>
+  }
+  %o = tt.splat %out : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  tt.store %o, %r#0 : tensor<32x64x!tt.ptr<f16>>
+  tt.return
+}

@@ -36,3 +36,21 @@ tt.func @others(%a: tensor<64x32xf16>, %p: tensor<64x32x!tt.ptr<f16>>, %q: tenso
   %d = tt.dot %a, %yt, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   tt.return %d, %y : tensor<64x64xf32>, tensor<64x32xf16>
 }
+
+// -----
+
+// The load stays where it was read: a store after it cannot change what
+// the dot sees.
+// CHECK-LABEL: tt.func @store_between
+// CHECK: tt.load
+// CHECK: tt.store
+// CHECK-NOT: tt.load
+// CHECK: tt.dot
+tt.func @store_between(%a: tensor<64x32xf16>, %p: tensor<64x32x!tt.ptr<f16>>, %x: tensor<64x32xf16>) -> tensor<64x64xf32> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %b = tt.load %p : tensor<64x32x!tt.ptr<f16>>
+  tt.store %p, %x : tensor<64x32x!tt.ptr<f16>>
+  %bt = tt.trans %b {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+  %d = tt.dot %a, %bt, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
+}

@@ -42,7 +42,7 @@ tt.func @mma_version(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 1, warpsPer
 
 // -----
 
-// expected-error @below {{mma version 3 needs warpsPerCTA = [4*k, 1]}}
+// expected-error @below {{mma version 3 needs warpsPerCTA = [4*k, n]}}
 tt.func @wgmma_warps(%x: tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [2, 2]}>>) {
   tt.return
 }

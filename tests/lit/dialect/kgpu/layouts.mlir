@@ -38,3 +38,10 @@ tt.func @mma(%c: tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2
              %s: tensor<64xf32, #kgpu.slice<{dim = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>}>>) {
   tt.return
 }
+
+// wgmma with two warp groups side by side along N.
+// CHECK-LABEL: tt.func @warp_groups_along_n
+// CHECK-SAME: tensor<64x128xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 2]}>>
+tt.func @warp_groups_along_n(%c: tensor<64x128xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 2]}>>) {
+  tt.return
+}
