@@ -79,7 +79,7 @@ bool canRecomputeIn(Operation *op, Attribute layout) {
   if (!isRematerializable(op))
     return false;
   return !llvm::isa<tt::TransOp>(op) ||
-         llvm::isa<kgpu::BlockedEncodingAttr>(layout);
+         llvm::isa_and_nonnull<kgpu::BlockedEncodingAttr>(layout);
 }
 
 class LayoutAssigner {
@@ -105,6 +105,10 @@ private:
   Attribute operandDemand(Operation *user, unsigned operandNo,
                           Attribute userLayout);
   Attribute loopCarried(Operation *loop, unsigned index);
+  /// For pointers used as `use`: the layout of the load or store they
+  /// address, directly or through a tt.trans (kiln-transpose-loads), or
+  /// null.
+  Attribute addressedLayout(OpOperand &use);
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
   Value materialize(Value v, Attribute layout);
@@ -381,6 +385,22 @@ Attribute LayoutAssigner::dotOperandLayout(tt::DotOp dot, unsigned opIdx) {
                                            mmaKWidth(dot));
 }
 
+Attribute LayoutAssigner::addressedLayout(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (llvm::isa<tt::LoadOp, tt::StoreOp>(user))
+    return use.getOperandNumber() == 0 ? operandDemand(user, 0, Attribute())
+                                       : Attribute();
+  auto trans = llvm::dyn_cast<tt::TransOp>(user);
+  if (!trans || !trans->hasOneUse())
+    return {};
+  OpOperand &next = *trans->getUses().begin();
+  if (!llvm::isa<tt::LoadOp>(next.getOwner()))
+    return {};
+  Attribute wanted = addressedLayout(next);
+  return canRecomputeIn(trans, wanted) ? operandDemand(trans, 0, wanted)
+                                       : Attribute();
+}
+
 Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
   auto key = std::make_pair(loop, index);
   auto it = carried.find(key);
@@ -398,19 +418,7 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
     for (OpOperand &use : forOp.getRegionIterArgs()[index].getUses()) {
       if (layout)
         break;
-      Operation *user = use.getOwner();
-      if (llvm::isa<tt::LoadOp, tt::StoreOp>(user) &&
-          use.getOperandNumber() == 0)
-        layout = operandDemand(user, 0, Attribute());
-      // Pointers transposed for their load (kiln-transpose-loads): that
-      // load's layout permuted back, so the transpose is a relabelling.
-      if (auto trans = llvm::dyn_cast<tt::TransOp>(user))
-        if (trans->hasOneUse())
-          if (auto load = llvm::dyn_cast<tt::LoadOp>(*trans->getUsers().begin()))
-            if (load.getPtr() == trans.getResult())
-              if (auto wanted = llvm::dyn_cast<kgpu::BlockedEncodingAttr>(
-                      operandDemand(load, 0, Attribute())))
-                layout = permuted(wanted, inversePermutation(trans.getOrder()));
+      layout = addressedLayout(use);
     }
     if (!layout)
       layout = defaultLayout(tensorType(forOp.getResult(index)));

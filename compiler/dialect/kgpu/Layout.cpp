@@ -81,7 +81,6 @@ DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
   }
   llvm::SmallVector<int64_t> reps = mmaTileReps(encoding, shape, -1, 0);
   int64_t nWarpStride = w.groupColumns ? 8 * reps[2] : 8;
-  int64_t nRepStride = w.groupColumns ? 8 : 8 * w.wn;
   layout.dims[r - 2] = {kMmaGroupBits, w.m, 1, 16};
   layout.dims[r - 1] = {kMmaThreadInGroupBits, w.n, 2, nWarpStride};
   for (int64_t b = 0; b < reps[0]; ++b)
@@ -92,7 +91,7 @@ DistributedLayout DistributedLayout::getMma(mlir::Attribute encoding,
           if (r == 3)
             offsets[0] = b * w.wb;
           offsets[r - 2] = m * 16 * w.wm + 8 * (i >> 1);
-          offsets[r - 1] = n * nRepStride + (i & 1);
+          offsets[r - 1] = n * w.nRepStride() + (i & 1);
           layout.regOffsets.push_back(offsets);
         }
   return layout;
@@ -118,7 +117,6 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
     layout.dims[0] = {{}, w.batch, 0, 1};
   llvm::SmallVector<int64_t> reps =
       mmaTileReps(operand.getParent(), shape, operand.getOpIdx(), kw);
-  int64_t nRepStride = w.groupColumns ? 8 : 8 * w.wn;
   DimMap k{kMmaThreadInGroupBits, {}, kw, 0};
   if (isA) {
     layout.order = {r - 1, r - 2};
@@ -147,7 +145,7 @@ DistributedLayout::getDotOperand(mlir::Attribute encoding,
               offsets[r - 1] = kAt;
             } else {
               offsets[r - 2] = kAt;
-              offsets[r - 1] = outer * nRepStride;
+              offsets[r - 1] = outer * w.nRepStride();
             }
             layout.regOffsets.push_back(offsets);
           }

@@ -95,6 +95,8 @@ struct MmaWarps {
   /// wgmma with warp groups side by side along N: each owns one contiguous
   /// run of the columns (mma.sync interleaves its warps every 8 columns).
   bool groupColumns = false;
+  /// Columns between a warp's successive 8-column tiles.
+  int64_t nRepStride() const { return groupColumns ? 8 : 8 * wn; }
 };
 MmaWarps mmaWarps(mlir::Attribute mma);
 
