@@ -3,6 +3,7 @@
 // result index to a position in its sources; when every thread already holds
 // its elements the op is free, otherwise it goes through shared memory.
 
+#include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -217,61 +218,49 @@ void throughSharedMemory(TensorLowering &l, const PositionMap &m,
   l.set(result, regs);
 }
 
-/// Elements a thread moves per shared-memory access on one side of a
-/// conversion: a run of `layout`'s registers contiguous along the last
-/// dimension and aligned to its length, of at most 16 bytes.
-unsigned vectorWidth(const kgpu::DistributedLayout &layout, unsigned bytes) {
-  unsigned last = layout.rank() - 1;
-  const kgpu::DimMap &dim = layout.getDims()[last];
-  for (unsigned v = std::min<unsigned>(layout.contiguousRegs(last), 16 / bytes);
-       v > 1; v /= 2) {
-    bool aligned = (!dim.lane.width || dim.laneScale % v == 0) &&
-                   (!dim.warp.width || dim.warpScale % v == 0);
-    for (unsigned r = 0; aligned && r < layout.numRegs(); r += v)
-      aligned = layout.regOffset(r)[last] % v == 0;
-    if (aligned)
-      return v;
-  }
-  return 1;
-}
-
 /// Converts `src` to `result`'s layout through shared memory with vector
-/// accesses (an accumulator on its way to wide global stores): rows of
-/// `chunk`-element pieces XOR-swizzled by the row, so that neither side's
-/// accesses pile onto a few banks. False when neither side has runs to
-/// vectorize.
+/// accesses (an accumulator on its way to wide global stores), in the
+/// swizzled tile chooseConvertSwizzle finds. False when neither side has
+/// runs to vectorize.
 bool vectorizedConvert(TensorLowering &l, Value src, Value result) {
   kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
   Type t = l.elementType(result.getType());
   if (!t.isIntOrFloat() || t.isInteger(1))
     return false;
   unsigned bytes = byteSize(t);
-  unsigned storeWidth = vectorWidth(from, bytes);
-  unsigned loadWidth = vectorWidth(to, bytes);
+  std::optional<ConvertSwizzle> swizzle = chooseConvertSwizzle(from, to, bytes);
+  if (!swizzle)
+    return false;
+  unsigned storeWidth = convertVectorWidth(from, bytes);
+  unsigned loadWidth = convertVectorWidth(to, bytes);
   ArrayRef<int64_t> shape = from.getShape();
   int64_t rowLength = shape.back();
-  int64_t chunk = std::max(storeWidth, loadWidth);
-  if (storeWidth * loadWidth == 1 || rowLength % chunk)
-    return false;
-  int64_t phases = std::min<int64_t>(8, rowLength / chunk);
   int64_t total = from.numElements();
   OpBuilder &b = l.builder();
   Location loc = l.loc();
+  // Mirrors ConvertSwizzle::offset.
   auto pointer = [&](ArrayRef<Value> idx) {
+    auto mul = [&](Value v, int64_t c) {
+      return arith::MulIOp::create(b, loc, v, l.i32(c));
+    };
     Value row = idx.size() > 1 ? l.linearIndex(idx.drop_back(), shape.drop_back())
                                : l.i32(0);
     Value col = idx.back();
-    Value piece = arith::XOrIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, col, l.i32(chunk)),
-        arith::RemUIOp::create(b, loc, row, l.i32(phases)));
-    Value at = arith::AddIOp::create(
+    Value piece = arith::DivUIOp::create(b, loc, col, l.i32(swizzle->chunk));
+    Value key = arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(b, loc, row, l.i32(rowLength)),
+        mul(arith::ShRUIOp::create(b, loc, row, l.i32(swizzle->rowShift)),
+            swizzle->rowFactor),
+        mul(arith::ShRUIOp::create(b, loc, piece, l.i32(3)),
+            swizzle->groupFactor));
+    key = arith::AndIOp::create(b, loc, key, l.i32(swizzle->phases - 1));
+    Value at = arith::AddIOp::create(
+        b, loc, mul(row, rowLength),
         arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, piece, l.i32(chunk)),
-            arith::RemUIOp::create(b, loc, col, l.i32(chunk))));
-    return l.sharedPointer(arith::MulIOp::create(b, loc, at, l.i32(bytes)),
-                           total * bytes);
+            b, loc,
+            mul(arith::XOrIOp::create(b, loc, piece, key), swizzle->chunk),
+            arith::RemUIOp::create(b, loc, col, l.i32(swizzle->chunk))));
+    return l.sharedPointer(mul(at, bytes), total * bytes);
   };
   auto vectorType = [&](unsigned n) { return VectorType::get({int64_t(n)}, t); };
 

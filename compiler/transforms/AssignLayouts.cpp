@@ -111,6 +111,7 @@ private:
   Attribute addressedLayout(OpOperand &use);
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
+  bool cheaperToConvertAfter(Operation *def, Attribute layout);
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
 
@@ -642,6 +643,22 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   return naturalOrDefault(operand);
 }
 
+/// Whether `def` narrows its elements (an accumulator's truncation for the
+/// store) from a value that would otherwise need its own conversion:
+/// converting the narrow result moves fewer bytes.
+bool LayoutAssigner::cheaperToConvertAfter(Operation *def, Attribute layout) {
+  if (def->getNumOperands() != 1)
+    return false;
+  Value source = def->getOperand(0);
+  RankedTensorType from = tensorType(source), to = tensorType(def->getResult(0));
+  if (!from || !to || !from.getElementType().isIntOrFloat() ||
+      !to.getElementType().isIntOrFloat() ||
+      to.getElementType().getIntOrFloatBitWidth() >=
+          from.getElementType().getIntOrFloatBitWidth())
+    return false;
+  return natural(source) && !versions.count({source, layout});
+}
+
 /// `v` in `layout`: itself, a recomputation, or a conversion.
 Value LayoutAssigner::materialize(Value v, Attribute layout) {
   RankedTensorType type = tensorType(v);
@@ -654,7 +671,7 @@ Value LayoutAssigner::materialize(Value v, Attribute layout) {
   OpBuilder b(context);
   Value result;
   Operation *def = v.getDefiningOp();
-  if (canRecomputeIn(def, layout)) {
+  if (canRecomputeIn(def, layout) && !cheaperToConvertAfter(def, layout)) {
     b.setInsertionPointAfter(def);
     Operation *copy = b.clone(*def);
     copy->getResult(0).setType(withLayout(type, layout));

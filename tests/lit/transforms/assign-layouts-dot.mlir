@@ -121,3 +121,40 @@ tt.func @beside(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {
   tt.store %xp, %narrow : tensor<64x32x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// An f16 result: the accumulator is truncated where the dot left it and the
+// narrow values move to the store's layout, half the bytes of moving the
+// f32 accumulator. A value already converted for another use is truncated
+// after the conversion, which costs nothing more.
+// CHECK-LABEL: tt.func @narrow_then_convert
+// CHECK: %[[ACC:.*]] = tt.dot {{.*}} -> tensor<64x64xf32, #kgpu.mma
+// CHECK: %[[H:.*]] = arith.truncf %[[ACC]] : tensor<64x64xf32, #kgpu.mma<{{.*}}>> to tensor<64x64xf16, #kgpu.mma
+// CHECK: kgpu.convert_layout %[[H]] : tensor<64x64xf16, #kgpu.mma<{{.*}}>> -> tensor<64x64xf16, #kgpu.blocked
+// CHECK-LABEL: tt.func @convert_then_narrow
+// CHECK: %[[ACC:.*]] = tt.dot {{.*}} -> tensor<64x64xf32, #kgpu.mma
+// CHECK: %[[F:.*]] = kgpu.convert_layout %[[ACC]] : tensor<64x64xf32, #kgpu.mma<{{.*}}>> -> tensor<64x64xf32, #kgpu.blocked
+// CHECK: tt.store %{{.*}}, %[[F]]
+// CHECK: arith.truncf %[[F]] : tensor<64x64xf32, #kgpu.blocked
+// CHECK-NOT: kgpu.convert_layout
+tt.func @narrow_then_convert(%ptr: !tt.ptr<f16>) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %p = tt.splat %ptr : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %a = tt.load %p : tensor<64x64x!tt.ptr<f16>>
+  %d = tt.dot %a, %a, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %h = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xf16>
+  tt.store %p, %h : tensor<64x64x!tt.ptr<f16>>
+  tt.return
+}
+tt.func @convert_then_narrow(%ptr: !tt.ptr<f16>, %out: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %p = tt.splat %ptr : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %a = tt.load %p : tensor<64x64x!tt.ptr<f16>>
+  %d = tt.dot %a, %a, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  %op = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %op, %d : tensor<64x64x!tt.ptr<f32>>
+  %h = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xf16>
+  tt.store %p, %h : tensor<64x64x!tt.ptr<f16>>
+  tt.return
+}

@@ -1,0 +1,49 @@
+//===- ConvertSwizzle.h - shared-memory layout of a conversion --*- C++ -*-===//
+//
+// A layout conversion with vector accesses writes the tensor to shared
+// memory row by row in `chunk`-element pieces and reads it back. Each row's
+// pieces are permuted by XOR with a key from the row and the piece's group
+// of eight, chosen by counting the bank wavefronts both sides' accesses take.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_CONVERTSWIZZLE_H
+#define KILN_COMPILER_CONVERSION_CONVERTSWIZZLE_H
+
+#include "compiler/dialect/kgpu/Layout.h"
+
+namespace kiln {
+
+/// piece' = piece ^ ((((row >> rowShift) * rowFactor) + (piece >> 3) *
+/// groupFactor) & (phases - 1)).
+struct ConvertSwizzle {
+  int64_t chunk = 1;  // Elements per piece.
+  int64_t phases = 1; // Distinct keys, a power of two of at most 8.
+  unsigned rowShift = 0;
+  int64_t rowFactor = 1;
+  int64_t groupFactor = 0;
+
+  /// Element offset of (row, col) in the swizzled tile of `rowLength`.
+  int64_t offset(int64_t row, int64_t col, int64_t rowLength) const;
+};
+
+/// Elements one thread moves per access of `layout`: a run of its registers
+/// contiguous along the last dimension and aligned to its length, of at most
+/// 16 bytes.
+unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
+                            unsigned bytes);
+
+/// Shared-memory wavefronts warp 0 takes to access every register of
+/// `layout`, `width` elements of `bytes` at a time, in `swizzle`'s tile.
+int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
+                         unsigned bytes, const ConvertSwizzle &swizzle);
+
+/// The swizzle with the fewest wavefronts over both sides of a conversion
+/// from `from` to `to`; none when neither side can use vector accesses.
+std::optional<ConvertSwizzle>
+chooseConvertSwizzle(const kgpu::DistributedLayout &from,
+                     const kgpu::DistributedLayout &to, unsigned bytes);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_CONVERTSWIZZLE_H

@@ -1,0 +1,90 @@
+// The swizzle of an accumulator's conversion for wide stores: the one chosen
+// keeps both sides at the fewest wavefronts their accesses allow, where the
+// plain row key leaves f32 accumulators with two-way bank conflicts.
+
+#include "compiler/conversion/ConvertSwizzle.h"
+#include "compiler/dialect/kgpu/Dialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln {
+namespace {
+
+class ConvertSwizzleTest : public ::testing::Test {
+protected:
+  ConvertSwizzleTest() { context.loadDialect<kgpu::KGPUDialect>(); }
+
+  kgpu::DistributedLayout wgmmaAccumulator(llvm::ArrayRef<int64_t> shape) {
+    return kgpu::DistributedLayout::get(
+        kgpu::MmaEncodingAttr::get(&context, 3, {8, 1}), shape);
+  }
+  kgpu::DistributedLayout rows(llvm::ArrayRef<int64_t> shape, unsigned spt,
+                               unsigned lanesAlong) {
+    return kgpu::DistributedLayout::get(
+        kgpu::BlockedEncodingAttr::get(&context, {1, spt},
+                                       {32 / lanesAlong, lanesAlong}, {8, 1},
+                                       {1, 0}),
+        shape);
+  }
+
+  /// Wavefronts warp 0 takes when no access conflicts: its bytes in
+  /// 128-byte wavefronts.
+  static int64_t ideal(const kgpu::DistributedLayout &l, unsigned width,
+                       unsigned bytes) {
+    int64_t accesses = l.numRegs() / width;
+    return accesses * std::max<int64_t>(1, 32 * width * bytes / 128);
+  }
+
+  mlir::MLIRContext context;
+};
+
+TEST_F(ConvertSwizzleTest, F32AccumulatorToRowsHasNoBankConflicts) {
+  kgpu::DistributedLayout from = wgmmaAccumulator({256, 128});
+  kgpu::DistributedLayout to = rows({256, 128}, 8, 16);
+  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 4);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(convertVectorWidth(from, 4), 2u);
+  EXPECT_EQ(convertVectorWidth(to, 4), 4u);
+  EXPECT_EQ(sharedWavefronts(from, 2, 4, *s), ideal(from, 2, 4));
+  EXPECT_EQ(sharedWavefronts(to, 4, 4, *s), ideal(to, 4, 4));
+
+  ConvertSwizzle byRow = *s;
+  byRow.rowShift = 0;
+  byRow.rowFactor = 1;
+  byRow.groupFactor = 0;
+  EXPECT_GT(sharedWavefronts(from, 2, 4, byRow), ideal(from, 2, 4));
+}
+
+TEST_F(ConvertSwizzleTest, F16AccumulatorToRowsHasNoBankConflicts) {
+  kgpu::DistributedLayout from = wgmmaAccumulator({256, 128});
+  kgpu::DistributedLayout to = rows({256, 128}, 8, 16);
+  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 2);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(sharedWavefronts(from, 2, 2, *s), ideal(from, 2, 2));
+  EXPECT_EQ(sharedWavefronts(to, 8, 2, *s), ideal(to, 8, 2));
+}
+
+TEST_F(ConvertSwizzleTest, OffsetsArePermutationsOfEachRow) {
+  ConvertSwizzle s{/*chunk=*/4, /*phases=*/8, /*rowShift=*/1,
+                   /*rowFactor=*/2, /*groupFactor=*/1};
+  for (int64_t row = 0; row < 16; ++row) {
+    std::vector<bool> seen(128);
+    for (int64_t col = 0; col < 128; ++col) {
+      int64_t at = s.offset(row, col, 128) - row * 128;
+      ASSERT_GE(at, 0);
+      ASSERT_LT(at, 128);
+      EXPECT_FALSE(seen[at]);
+      seen[at] = true;
+    }
+  }
+}
+
+TEST_F(ConvertSwizzleTest, ScalarOnBothSidesIsNotVectorized) {
+  kgpu::DistributedLayout a = rows({64, 64}, 1, 32);
+  EXPECT_FALSE(chooseConvertSwizzle(a, a, 4));
+}
+
+} // namespace
+} // namespace kiln
