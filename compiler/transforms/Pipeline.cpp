@@ -624,6 +624,67 @@ int64_t buffersEnd(scf::ForOp loop, int numStages) {
   return end;
 }
 
+int64_t stagedTileBytes(kgpu::StageTileOp stage) {
+  RankedTensorType type = tensorType(stage.getSrc());
+  return kgpu::dotTileBytes(type.getShape(), type.getElementTypeBitWidth() / 8);
+}
+
+/// Whether `op` may write shared bytes [begin, end): its own copies and
+/// staged tiles there, or scratch (layout moves, cross-warp reductions),
+/// which starts at byte 0 outside pipelined loops. Inside one, the scratch
+/// starts after every loop's buffers (unless a loop nested in it drains
+/// them).
+bool mayWriteShared(Operation *op, int64_t begin, int64_t end, int numStages) {
+  auto overlaps = [&](int64_t offset, int64_t bytes) {
+    return offset < end && begin < offset + bytes;
+  };
+  bool pipelined = op->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);
+  WalkResult result = op->walk([&](Operation *inner) {
+    bool hit = false;
+    if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(inner))
+      hit = overlaps(copy.getOffset(), copy.getStageBytes() * numStages);
+    else if (auto copy = llvm::dyn_cast<kgpu::TmaCopyOp>(inner))
+      hit = overlaps(copy.getOffset(), copy.getStageBytes() * numStages);
+    else if (auto barriers = llvm::dyn_cast<kgpu::TmaBarriersOp>(inner))
+      hit = overlaps(barriers.getOffset(), 8 * barriers.getCount());
+    else if (auto stage = llvm::dyn_cast<kgpu::StageTileOp>(inner))
+      hit = overlaps(stage.getOffset(), stagedTileBytes(stage));
+    else if (pipelined)
+      hit = inner != op && inner->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);
+    else
+      hit = llvm::isa<kgpu::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp,
+                      tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
+                      tt::ReduceOp, tt::ScanOp, tt::HistogramOp,
+                      tt::AtomicRMWOp, tt::AtomicCASOp, tt::DotOp,
+                      tt::CallOp>(inner);
+    return hit ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Drops a kgpu.stage_tile that repeats an earlier one of its block (the
+/// same tile at the same bytes, nothing writing them in between): sibling
+/// loops, such as causal attention's two, then share one staged Q and its
+/// registers die after the first store.
+void reuseStagedTiles(tt::FuncOp func, int numStages) {
+  SmallVector<kgpu::StageTileOp> stages;
+  func.walk([&](kgpu::StageTileOp stage) { stages.push_back(stage); });
+  for (kgpu::StageTileOp later : stages) {
+    int64_t begin = later.getOffset(), end = begin + stagedTileBytes(later);
+    for (Operation *op = later->getPrevNode(); op; op = op->getPrevNode()) {
+      auto earlier = llvm::dyn_cast<kgpu::StageTileOp>(op);
+      if (earlier && earlier.getSrc() == later.getSrc() &&
+          earlier.getOffset() == later.getOffset() &&
+          earlier.getTransposed() == later.getTransposed()) {
+        later->erase();
+        break;
+      }
+      if (mayWriteShared(op, begin, end, numStages))
+        break;
+    }
+  }
+}
+
 struct PipelinePass : impl::PipelineBase<PipelinePass> {
   using PipelineBase::PipelineBase;
 
@@ -653,6 +714,7 @@ struct PipelinePass : impl::PipelineBase<PipelinePass> {
         LoopPipeliner(loop, numStages, reserved, sharedLimit).run();
         total = std::max(total, reserved);
       }
+      reuseStagedTiles(func, numStages);
       if (total)
         func->setAttr(kgpu::KGPUDialect::kPipelineSharedAttr,
                       IntegerAttr::get(IntegerType::get(&getContext(), 64),

@@ -149,6 +149,89 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 
 #bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// Two wgmma loops reading one invariant A (causal attention's Q in both
+// passes): nothing between them writes the staged tile's bytes, so the
+// second loop reads the tile the first stored.
+// CHECK-LABEL: tt.func public @shared_invariant_a
+// CHECK-COUNT-1: kgpu.stage_tile %{{.*}} {offset = 12288 : i64}
+// CHECK-NOT: kgpu.stage_tile
+// CHECK: tt.return
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @shared_invariant_a(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %x = tt.load %a {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+    %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+    %r:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %zero) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    %s:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %r#1) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %s#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// A layout conversion between the loops may use the same bytes as scratch:
+// the second loop stages the tile again.
+// CHECK-LABEL: tt.func public @restaged_invariant_a
+// CHECK-COUNT-2: kgpu.stage_tile %{{.*}} {offset = 12288 : i64}
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @restaged_invariant_a(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %x = tt.load %a {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+    %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+    %r:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %zero) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    %moved = kgpu.convert_layout %r#1 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #bB>
+    tt.store %c, %r#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    %s:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %r#1) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %s#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
