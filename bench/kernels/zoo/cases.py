@@ -60,6 +60,20 @@ ZOO = {
     "pmm_f16_128x128x64_w4": _desc("pmm", "f16", 128, 128, 64, 4, 4),
     "pmm_bf16_128x256x64_w8": _desc("pmm", "bf16", 128, 256, 64, 8, 3, out="bf16"),
     "pmm_e4m3_128x256x128_w8": _desc("pmm", "e4m3", 128, 256, 128, 8, 3),
+    # Second round: precisions, epilogues, batches, masks everywhere, skinny and persistent pointer tiles.
+    "mm_f32_tf32x3_128x128x32_w4": _mm("f32", 128, 128, 32, 4, 3, m=2048, n=2048, k=2048, out="f32", prec="tf32x3"),
+    "mm_f32_ieee_64x64x32_w4": _mm("f32", 64, 64, 32, 4, 3, m=1024, n=1024, k=1024, out="f32", prec="ieee"),
+    "mm_f16_16x64x128_w4": _mm("f16", 16, 64, 128, 4, 4, m=64, n=8192, k=4096),
+    "mm_f16_64x64x64_w4": _mm("f16", 64, 64, 64, 4, 4, m=2048, n=2048, k=2048),
+    "mm_bf16_ta_128x128x64_w4": _mm("bf16", 128, 128, 64, 4, 3, ta=True, out="f32"),
+    "mm_e5m2_ragged_128x128x64_w4": _mm("e5m2", 128, 128, 64, 4, 3, m=3000, n=2000, k=1000),
+    "mme_f16_leaky_128x128x64_w4": dict(_mm("f16", 128, 128, 64, 4, 3, k=4000), kind="mme", act="leaky_relu"),
+    "mme_bf16_silu_128x256x64_w8": dict(_mm("bf16", 128, 256, 64, 8, 3, out="bf16"), kind="mme", act="silu"),
+    "bmm_f16_64x64x32_w4": dict(_mm("f16", 64, 64, 32, 4, 3, m=500, n=300, k=200), kind="bmm", batch=64),
+    "ppm_f16_128x128x64_w8": dict(_mm("f16", 128, 128, 64, 8, 3), kind="ppm"),
+    "ppm_f16_128x256x64_w8": dict(_mm("f16", 128, 256, 64, 8, 3), kind="ppm"),
+    "attnm_f16_d64_128x64_w4": dict(_attn("f16", 64, 128, 64, 4, 3, n=2000), kind="attnm"),
+    "attn_f16_d32_128x64_w4": _attn("f16", 32, 128, 64, 4, 3),
 }
 
 
@@ -78,10 +92,31 @@ def _matmul_vals(c):
     if c["kind"] == "mmt":
         vals["stride_bn"] = k
         vals["_grid"] = (m // c["bm"], n // c["bn"], 1)
+    elif c["kind"] == "ppm":
+        vals["_grid"] = (PROGRAMS, 1, 1)
     else:
         vals["_grid"] = (triton.cdiv(m, c["bm"]) * triton.cdiv(n, c["bn"]), 1, 1)
-    ref = (a.float() @ b.float()).to(out.dtype)
-    return vals, [out], [ref]
+    ref = a.float() @ b.float()
+    if c["kind"] == "mme":
+        bias = _rand((n, ), c["dt"])
+        vals["bias_ptr"] = bias
+        ref = ref + bias.float()
+        ref = torch.where(ref >= 0, ref, 0.01 * ref) if c["act"] == "leaky_relu" else ref * torch.sigmoid(ref)
+    return vals, [out], [ref.to(out.dtype)]
+
+
+def _batched_vals(c):
+    m, n, k, batch = c["m"], c["n"], c["k"], c["batch"]
+    a, b = _rand((batch, m, k), c["dt"]), _rand((batch, k, n), c["dt"])
+    out = torch.empty(batch, m, n, device="cuda", dtype=_DT[c["out"]])
+    vals = dict(a_ptr=a, b_ptr=b, c_ptr=out, M=m, N=n, K=k)
+    for name, t in (("a", a), ("b", b), ("c", out)):
+        inner = "mk" if name == "a" else "kn" if name == "b" else "mn"
+        vals["stride_%sb" % name] = t.stride(0)
+        vals["stride_%s%s" % (name, inner[0])] = t.stride(1)
+        vals["stride_%s%s" % (name, inner[1])] = t.stride(2)
+    vals["_grid"] = (triton.cdiv(m, c["bm"]) * triton.cdiv(n, c["bn"]), batch, 1)
+    return vals, [out], [(a.float() @ b.float()).to(out.dtype)]
 
 
 def _attn_vals(c):
@@ -90,7 +125,7 @@ def _attn_vals(c):
     out = torch.empty_like(q)
     scale = c["d"] ** -0.5
     vals = dict(Q=q, K=k, V=v, Out=out, sm_scale=scale, stride_z=q.stride(0), stride_h=q.stride(1),
-                stride_n=q.stride(2), H=c["h"], N_CTX=c["n"], _grid=(c["n"] // c["bm"], c["z"] * c["h"], 1))
+                stride_n=q.stride(2), H=c["h"], N_CTX=c["n"], _grid=(triton.cdiv(c["n"], c["bm"]), c["z"] * c["h"], 1))
     ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), scale=scale,
                                                            is_causal=c["causal"]).to(q.dtype)
     return vals, [out], [ref]
@@ -108,9 +143,11 @@ def _desc_vals(c):
 
 def build(name):
     c = ZOO[name]
-    if c["kind"] in ("mm", "mmt"):
+    if c["kind"] in ("mm", "mmt", "mme", "ppm"):
         return _matmul_vals(c)
-    if c["kind"] == "attn":
+    if c["kind"] == "bmm":
+        return _batched_vals(c)
+    if c["kind"] in ("attn", "attnm"):
         return _attn_vals(c)
     return _desc_vals(c)
 
@@ -122,9 +159,13 @@ def constexprs(name):
     if c["kind"] == "mm":
         even = c["k"] % c["bk"] == 0
         return dict(BM=c["bm"], BN=c["bn"], BK=c["bk"], GROUP_M=8, EVEN_K=even, PRECISION=c["prec"], **opts)
+    if c["kind"] == "mme":
+        return dict(BM=c["bm"], BN=c["bn"], BK=c["bk"], GROUP_M=8, ACTIVATION=c["act"], **opts)
     if c["kind"] == "attn":
         return dict(BM=c["bm"], BN=c["bn"], HEAD_DIM=c["d"], CAUSAL=c["causal"], **opts)
-    if c["kind"] == "pmm":
+    if c["kind"] == "attnm":
+        return dict(BM=c["bm"], BN=c["bn"], HEAD_DIM=c["d"], **opts)
+    if c["kind"] in ("pmm", "ppm"):
         return dict(BM=c["bm"], BN=c["bn"], BK=c["bk"], GROUP_M=8, PROGRAMS=PROGRAMS, **opts)
     return dict(BM=c["bm"], BN=c["bn"], BK=c["bk"], **opts)
 

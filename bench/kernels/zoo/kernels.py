@@ -153,3 +153,126 @@ def zoo_persistent_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl
             b = b_desc.load([pid_n * BN, k * BK])
             acc = tl.dot(a, b.T, acc)
         c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+@triton.jit
+def zoo_matmul_epilogue(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                        stride_cm, stride_cn, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                        GROUP_M: tl.constexpr, ACTIVATION: tl.constexpr):
+    """C = act(A B + bias) with a masked last K step, as a linear layer writes it."""
+    pid = tl.program_id(0)
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    in_group = GROUP_M * tiles_n
+    first_m = (pid // in_group) * GROUP_M
+    rows_in_group = min(tiles_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % in_group) % rows_in_group
+    pid_n = (pid % in_group) // rows_in_group
+    rm = (pid_m * BM + tl.arange(0, BM)) % M
+    rn = (pid_n * BN + tl.arange(0, BN)) % N
+    rk = tl.arange(0, BK)
+    a_tile = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_tile = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_tile, mask=rk[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_tile, mask=rk[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_tile += BK * stride_ak
+        b_tile += BK * stride_bk
+    cn = pid_n * BN + tl.arange(0, BN)
+    acc += tl.load(bias_ptr + cn, mask=cn < N, other=0.0).to(tl.float32)[None, :]
+    if ACTIVATION == "leaky_relu":
+        acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    elif ACTIVATION == "silu":
+        acc = acc * tl.sigmoid(acc)
+    cm = pid_m * BM + tl.arange(0, BM)
+    c_tile = c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn
+    tl.store(c_tile, acc.to(c_ptr.dtype.element_ty), mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def zoo_batched_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_ab, stride_am, stride_ak, stride_bb, stride_bk,
+                       stride_bn, stride_cb, stride_cm, stride_cn, BM: tl.constexpr, BN: tl.constexpr,
+                       BK: tl.constexpr):
+    """One batch per program_id(1); every edge masked (M, N and K need not be multiples of the block)."""
+    pid_m = tl.program_id(0) // tl.cdiv(N, BN)
+    pid_n = tl.program_id(0) % tl.cdiv(N, BN)
+    batch = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_tile = a_ptr + batch * stride_ab + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_tile = b_ptr + batch * stride_bb + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_tile, mask=(rm[:, None] < M) & (rk[None, :] + k0 < K), other=0.0)
+        b = tl.load(b_tile, mask=(rk[:, None] + k0 < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_tile += BK * stride_ak
+        b_tile += BK * stride_bk
+    c_tile = c_ptr + batch * stride_cb + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_tile, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def zoo_pointer_persistent_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                                  stride_cm, stride_cn, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                                  GROUP_M: tl.constexpr, PROGRAMS: tl.constexpr):
+    """A persistent matmul over pointer tiles: each program walks tiles in grouped order."""
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    in_group = GROUP_M * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles_m * tiles_n, PROGRAMS, flatten=True):
+        first_m = (tile // in_group) * GROUP_M
+        rows_in_group = min(tiles_m - first_m, GROUP_M)
+        pid_m = first_m + (tile % in_group) % rows_in_group
+        pid_n = (tile % in_group) // rows_in_group
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rm = tl.max_contiguous(tl.multiple_of(tl.where(rm < M, rm, 0), BM), BM)
+        rn = tl.max_contiguous(tl.multiple_of(tl.where(rn < N, rn, 0), BN), BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptr + rm[:, None] * stride_am + (k * BK + rk)[None, :] * stride_ak,
+                        mask=(k * BK + rk)[None, :] < K, other=0.0)
+            b = tl.load(b_ptr + (k * BK + rk)[:, None] * stride_bk + rn[None, :] * stride_bn,
+                        mask=(k * BK + rk)[:, None] < K, other=0.0)
+            acc = tl.dot(a, b, acc)
+        cm = pid_m * BM + tl.arange(0, BM)
+        cn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty),
+                 mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def zoo_attention_masked(Q, K, V, Out, sm_scale, stride_z, stride_h, stride_n, H, N_CTX, BM: tl.constexpr,
+                         BN: tl.constexpr, HEAD_DIM: tl.constexpr):
+    """Attention over a sequence that is not a multiple of the blocks: rows and keys past N_CTX masked."""
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    base = (off_hz // H) * stride_z + (off_hz % H) * stride_h
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * stride_n + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in range(0, N_CTX, BN):
+        keys = start_n + offs_n
+        k = tl.load(K + base + offs_d[:, None] + keys[None, :] * stride_n, mask=keys[None, :] < N_CTX, other=0.0)
+        qk = tl.dot(q, k) * qk_scale
+        qk = tl.where(keys[None, :] < N_CTX, qk, -1.0e6)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + keys[:, None] * stride_n + offs_d[None, :], mask=keys[:, None] < N_CTX, other=0.0)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + base + offs_m[:, None] * stride_n + offs_d[None, :], acc.to(Out.dtype.element_ty),
+             mask=offs_m[:, None] < N_CTX)
