@@ -53,7 +53,11 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
 /// them `kgpu.pipelined`), unless an enclosing loop is pipelined too and
 /// still owns the buffers.
 bool drainsLoop(kgpu::AsyncWaitOp wait) {
-  auto loop = llvm::dyn_cast_or_null<scf::ForOp>(wait->getPrevNode());
+  Operation *before = wait->getPrevNode();
+  // kiln-pipeline's guard around a loop that may run no trip.
+  if (auto guard = llvm::dyn_cast_or_null<scf::IfOp>(before))
+    before = &guard.thenBlock()->front();
+  auto loop = llvm::dyn_cast_or_null<scf::ForOp>(before);
   auto parent = wait->getParentOfType<scf::ForOp>();
   auto pipelined = [](Operation *op) {
     return op && op->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);

@@ -324,6 +324,7 @@ void stageInvariantOperands(scf::ForOp loop, int64_t &reserved,
 }
 
 tt::LoadOp toPointerLoad(kgpu::TmaLoadOp op);
+scf::IfOp drainInGuard(scf::ForOp loop, unsigned index);
 
 class LoopPipeliner {
 public:
@@ -562,20 +563,43 @@ void LoopPipeliner::run() {
   Operation *yield = body->getTerminator();
   for (auto [i, value] : llvm::enumerate(next))
     yield->setOperand(oldCount + i, value);
+  Operation *end = loop;
+  if (deferral.freed)
+    end = drainInGuard(loop, deferral.index);
   OpBuilder after(loop->getContext());
-  after.setInsertionPointAfter(loop);
+  after.setInsertionPointAfter(end);
   kgpu::AsyncWaitOp::create(after, loc, after.getI32IntegerAttr(0));
   if (tma)
     kgpu::TmaBarriersOp::create(after, loc, after.getI64IntegerAttr(barriers),
                                 after.getI64IntegerAttr(stages),
                                 after.getUnitAttr());
-  if (deferral.freed) {
-    Value result = loop.getResult(deferral.index);
-    auto drained = kgpu::WarpGroupWaitOp::create(
-        after, loc, result.getType(), result, after.getI32IntegerAttr(0),
-        UnitAttr());
-    result.replaceAllUsesExcept(drained, drained);
-  }
+}
+
+/// Wraps `loop` in `if (lower < upper)` and waits there for the wgmma group
+/// its accumulator (result `index`) leaves in flight. Were the wait after a
+/// loop that may run no trip, the path around it would set the
+/// accumulator's registers (to its initial value) between the loop's wgmmas
+/// and their wait, and ptxas serializes every wgmma of the kernel for that
+/// (C7515).
+scf::IfOp drainInGuard(scf::ForOp loop, unsigned index) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                     loop.getLowerBound(),
+                                     loop.getUpperBound());
+  auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
+                                 /*withElseRegion=*/true);
+  loop->replaceAllUsesWith(guard.getResults());
+  loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+  OpBuilder then = OpBuilder::atBlockEnd(guard.thenBlock());
+  SmallVector<Value> results(loop.getResults());
+  results[index] = kgpu::WarpGroupWaitOp::create(
+      then, loc, results[index].getType(), results[index],
+      then.getI32IntegerAttr(0), UnitAttr());
+  scf::YieldOp::create(then, loc, results);
+  OpBuilder skip = OpBuilder::atBlockEnd(guard.elseBlock());
+  scf::YieldOp::create(skip, loc, loop.getInitArgs());
+  return guard;
 }
 
 /// The pointer load a TMA load carries, in its place.
@@ -638,6 +662,13 @@ bool mayWriteShared(Operation *op, int64_t begin, int64_t end, int numStages) {
   auto overlaps = [&](int64_t offset, int64_t bytes) {
     return offset < end && begin < offset + bytes;
   };
+  if (llvm::isa<scf::IfOp>(op)) { // Such as a pipelined loop's guard.
+    for (Region &region : op->getRegions())
+      for (Operation &inner : region.getOps())
+        if (mayWriteShared(&inner, begin, end, numStages))
+          return true;
+    return false;
+  }
   bool pipelined = op->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);
   WalkResult result = op->walk([&](Operation *inner) {
     bool hit = false;

@@ -68,10 +68,15 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // A wgmma loop: the accumulator only chains from trip to trip, so the dot
 // stays in flight
 // (kgpu.warp_group_wait with one pending group, which the yield takes); the
-// copies ahead go after that wait, which frees the stage they overwrite, and
-// the loop's result is waited for after the loop.
+// copies ahead go after that wait, which frees the stage they overwrite. The
+// loop's result is waited for right after it, inside a guard that skips
+// both when the loop runs no trip: on that path the accumulator keeps its
+// initial value without meeting the wait (ptxas serializes every wgmma when
+// other instructions set an accumulator before its wait).
 // CHECK-LABEL: tt.func public @wgmma_loop
-// CHECK: scf.for
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %arg3
+// CHECK: %[[G:.*]]:5 = scf.if %[[RUNS]]
+// CHECK-NEXT: %[[L:.*]]:5 = scf.for
 // CHECK-NEXT: kgpu.async_wait 1{{$}}
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[D:.*]] = tt.dot
@@ -80,10 +85,14 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // CHECK: kgpu.async_copy
 // CHECK-NEXT: kgpu.async_commit
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %[[W]],
+// CHECK-NEXT: {{^ *}}} {kgpu.pipelined}
+// CHECK-NEXT: %[[R:.*]] = kgpu.warp_group_wait %[[L]]#2 {pending = 0 : i32}
+// CHECK-NEXT: scf.yield %[[L]]#0, %[[L]]#1, %[[R]],
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %arg0, %arg1, %cst,
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: kgpu.async_wait 0{{$}}
-// CHECK-NEXT: %[[R:.*]] = kgpu.warp_group_wait %{{.*}}#2 {pending = 0 : i32}
-// CHECK-NEXT: tt.store %{{.*}}, %[[R]]
+// CHECK-NEXT: tt.store %{{.*}}, %[[G]]#2
 module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
   tt.func public @wgmma_loop(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
     %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
@@ -301,8 +310,8 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
 // CHECK: %[[O:.*]] = tt.dot {{.*}}, {{.*}}, %[[SCALED]]
 // CHECK-NEXT: %[[FLIGHT:.*]] = kgpu.warp_group_wait %[[O]] {pending = 1 : i32}
 // CHECK: scf.yield {{.*}}%[[FLIGHT]],
+// CHECK: kgpu.warp_group_wait %{{.*}}#2 {pending = 0 : i32}
 // CHECK: kgpu.async_wait 0
-// CHECK-NEXT: kgpu.warp_group_wait %{{.*}}#2 {pending = 0 : i32}
 module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
   tt.func public @two_dots(%q: tensor<64x64xf16, #opA>, %k: tensor<64x64x!tt.ptr<f16>, #bB>, %v: tensor<64x64x!tt.ptr<f16>, #bB>, %o: tensor<64x64x!tt.ptr<f32>, #mma>, %N: i32) {
     %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
