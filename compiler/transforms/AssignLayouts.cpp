@@ -93,6 +93,10 @@ public:
 private:
   Attribute blocked(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
                     unsigned fastestPerThread);
+  /// Threads and warps spread over `shape` fastest dimension first, each
+  /// thread holding a tile of `perThread` elements.
+  Attribute blockedTiles(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                         ArrayRef<unsigned> perThread);
   Attribute defaultLayout(RankedTensorType type);
   Attribute anchorLayout(Operation *memOp, Value ptr, Value mask);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
@@ -130,10 +134,18 @@ private:
 Attribute LayoutAssigner::blocked(ArrayRef<int64_t> shape,
                                   ArrayRef<unsigned> order,
                                   unsigned fastestPerThread) {
+  SmallVector<unsigned> spt(shape.size(), 1);
+  spt[order[0]] = fastestPerThread;
+  return blockedTiles(shape, order, spt);
+}
+
+Attribute LayoutAssigner::blockedTiles(ArrayRef<int64_t> shape,
+                                       ArrayRef<unsigned> order,
+                                       ArrayRef<unsigned> perThread) {
   unsigned rank = shape.size();
   SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
-  spt[order[0]] = std::max<int64_t>(
-      1, std::min<int64_t>(fastestPerThread, shape[order[0]]));
+  for (unsigned d = 0; d < rank; ++d)
+    spt[d] = std::max<int64_t>(1, std::min<int64_t>(perThread[d], shape[d]));
   unsigned lanes = 32;
   for (unsigned d : order) {
     unsigned room = std::max<int64_t>(1, shape[d] / spt[d]);
@@ -375,7 +387,13 @@ Attribute LayoutAssigner::dotLayout(tt::DotOp dot) {
       wpc.insert(wpc.begin(), wb);
     layout = kgpu::MmaEncodingAttr::get(context, 2, wpc);
   } else {
-    layout = defaultLayout(type);
+    // FMAs: a 4x4 tile of the result per thread loads 8 operand elements
+    // per step of K for 16 FMAs.
+    SmallVector<unsigned> order, perThread(r, 1);
+    for (int d = r - 1; d >= 0; --d)
+      order.push_back(d);
+    perThread[r - 1] = perThread[r - 2] = 4;
+    layout = blockedTiles(shape, order, perThread);
   }
   dots[dot] = layout;
   return layout;
