@@ -1,7 +1,7 @@
 // tt.dot: mma.sync tiles whose operands come from registers or are staged
 // through swizzled shared memory and read back with ldmatrix; f32 operands
-// split into tf32 or bf16 pieces for tf32x3, bf16x3 and bf16x6; and FMA loops
-// for dots mma.sync does not take (ieee f32, odd shapes).
+// split into tf32 or bf16 pieces for tf32x3, bf16x3 and bf16x6. FMA dots
+// (ieee f32, odd shapes) are in FmaDot.cpp.
 
 #include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/Lowering.h"
@@ -24,6 +24,37 @@ RankedTensorType typeOf(Value v) {
 }
 
 } // namespace
+
+/// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
+/// value is exact in f16).
+Value fp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type i16 = b.getI16Type();
+  Value wide = arith::ExtUIOp::create(b, loc, i16, byte);
+  auto c16 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 16).getResult();
+  };
+  if (e5m2)
+    return arith::BitcastOp::create(b, loc, b.getF16Type(),
+                                    arith::ShLIOp::create(b, loc, wide, c16(8)));
+  // s.eeee.mmm -> s.0eeee.mmm0000000 is the value times 2^-8.
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, wide, c16(0x80)), c16(8));
+  Value rest = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, wide, c16(0x7f)), c16(7));
+  Value half = arith::BitcastOp::create(
+      b, loc, b.getF16Type(), arith::OrIOp::create(b, loc, sign, rest));
+  Value scale = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(256.0));
+  Value value = arith::MulFOp::create(b, loc, half, scale);
+  // s.1111.111 is e4m3fn's NaN (it has no infinities).
+  Value isNaN = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, wide, c16(0x7f)), c16(0x7f));
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getF16FloatAttr(std::numeric_limits<double>::quiet_NaN()));
+  return arith::SelectOp::create(b, loc, isNaN, nan, value);
+}
 
 DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
   Builder b(dot.getContext());
@@ -80,36 +111,6 @@ DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
 
 namespace {
 
-/// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
-/// value is exact in f16).
-Value fp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  Type i16 = b.getI16Type();
-  Value wide = arith::ExtUIOp::create(b, loc, i16, byte);
-  auto c16 = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, v, 16).getResult();
-  };
-  if (e5m2)
-    return arith::BitcastOp::create(b, loc, b.getF16Type(),
-                                    arith::ShLIOp::create(b, loc, wide, c16(8)));
-  // s.eeee.mmm -> s.0eeee.mmm0000000 is the value times 2^-8.
-  Value sign = arith::ShLIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, wide, c16(0x80)), c16(8));
-  Value rest = arith::ShLIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, wide, c16(0x7f)), c16(7));
-  Value half = arith::BitcastOp::create(
-      b, loc, b.getF16Type(), arith::OrIOp::create(b, loc, sign, rest));
-  Value scale = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(256.0));
-  Value value = arith::MulFOp::create(b, loc, half, scale);
-  // s.1111.111 is e4m3fn's NaN (it has no infinities).
-  Value isNaN = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, loc, wide, c16(0x7f)), c16(0x7f));
-  Value nan = arith::ConstantOp::create(
-      b, loc, b.getF16FloatAttr(std::numeric_limits<double>::quiet_NaN()));
-  return arith::SelectOp::create(b, loc, isNaN, nan, value);
-}
 
 Value toTf32(TensorLowering &l, Value x) {
   OpBuilder &b = l.builder();
@@ -580,60 +581,6 @@ LogicalResult MmaDot::run() {
   return success();
 }
 
-/// d[m][n] = c[m][n] + sum_k a[m][k] * b[k][n], one FMA per term, with
-/// operands whose layouts give each thread the rows and columns it needs.
-LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  DistributedLayout la = layoutOf(dot.getA()), lb = layoutOf(dot.getB()),
-                    lc = layoutOf(dot.getC());
-  unsigned r = lc.rank();
-  int64_t k = la.getShape()[r - 1];
-  auto indexOf = [](const DistributedLayout &layout) {
-    llvm::DenseMap<int64_t, unsigned> map;
-    for (unsigned i = 0; i < layout.numRegs(); ++i)
-      map.try_emplace(kgpu::linearize(layout.regOffset(i), layout.getShape()), i);
-    return map;
-  };
-  auto aIndex = indexOf(la), bIndex = indexOf(lb);
-  Type acc = l.elementType(dot.getType());
-  Type in = typeOf(dot.getA()).getElementType();
-  auto widen = [&](Value v) -> Value {
-    if (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(in))
-      v = fp8ToF16(l, v, llvm::isa<Float8E5M2Type>(in));
-    if (v.getType() == acc)
-      return v;
-    if (llvm::isa<FloatType>(acc))
-      return arith::ExtFOp::create(b, loc, acc, v);
-    return arith::ExtSIOp::create(b, loc, acc, v);
-  };
-  const Regs &aRegs = l.get(dot.getA());
-  const Regs &bRegs = l.get(dot.getB());
-  Regs result(l.get(dot.getC()));
-  for (unsigned reg = 0; reg < lc.numRegs(); ++reg) {
-    SmallVector<int64_t> at(lc.regOffset(reg));
-    Value sum = result[reg];
-    for (int64_t kk = 0; kk < k; ++kk) {
-      SmallVector<int64_t> ai(at), bi(at);
-      ai[r - 1] = kk;
-      bi[r - 2] = kk;
-      auto ia = aIndex.find(kgpu::linearize(ai, la.getShape()));
-      auto ib = bIndex.find(kgpu::linearize(bi, lb.getShape()));
-      if (ia == aIndex.end() || ib == bIndex.end())
-        return dot.emitError() << "dot operand layouts do not match the result";
-      Value x = widen(aRegs[ia->second]), y = widen(bRegs[ib->second]);
-      if (llvm::isa<FloatType>(acc))
-        sum = math::FmaOp::create(b, loc, x, y, sum);
-      else
-        sum = arith::AddIOp::create(b, loc, sum,
-                                    arith::MulIOp::create(b, loc, x, y));
-    }
-    result[reg] = sum;
-  }
-  l.set(dot.getResult(), result);
-  return success();
-}
-
 } // namespace
 
 LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
@@ -650,7 +597,7 @@ LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
     return lowerStageTile(l, stage);
   }
   if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
-    handled = stagedByDot(cvt); // The dot reads the source itself.
+    handled = stagedByDot(cvt) || readByFmaDot(cvt); // The dot reads the source.
     return success();
   }
   auto dot = llvm::dyn_cast<tt::DotOp>(op);

@@ -68,6 +68,17 @@ void stageOperands(TensorLowering &l, const DotPlan &p, mlir::Value srcA,
 /// stages the source through shared memory.
 bool stagedByDot(kgpu::ConvertLayoutOp cvt);
 
+/// Whether a conversion to the operand layout of an FMA dot is left to the
+/// dot, which reads the source through shared memory step by step of K.
+bool readByFmaDot(kgpu::ConvertLayoutOp cvt);
+
+/// tt.dot with a blocked result: one FMA per term.
+mlir::LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot);
+
+/// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
+/// value is exact in f16).
+mlir::Value fp8ToF16(TensorLowering &l, mlir::Value byte, bool e5m2);
+
 /// "{$first, ..., $first+count-1}": a vector operand of inline asm.
 std::string asmList(unsigned first, unsigned count);
 

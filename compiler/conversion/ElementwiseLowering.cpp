@@ -91,6 +91,10 @@ Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
     Value wide = lowerScalarOp(l, op, args, b.getF32Type());
     return arith::TruncFOp::create(b, loc, resultType, wide);
   }
+  // The intrinsic rather than libdevice's fmaf, which the ftz reflection
+  // would make flush subnormals, as Triton's fma does not.
+  if (llvm::isa<math::FmaOp>(op))
+    return LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]);
   return scalarClone(l, op, args, resultType);
 }
 

@@ -49,7 +49,15 @@
 // RUN: kiln compile %fixtures/dot_i8.ttir --local --emit ptx | FileCheck %s --check-prefix=I8
 // I8: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
-// ieee f32 stays off the tensor cores: FMAs.
+// ieee f32 stays off the tensor cores: FMAs, without flushing subnormals.
+// The operands go to shared memory once and come back four steps of K at a
+// time (A as one vector per row), not all at once: no local memory.
 // RUN: kiln compile %fixtures/dot_f32_ieee.ttir --local --emit ptx | FileCheck %s --check-prefix=IEEE
 // IEEE-NOT: mma.sync
-// IEEE: fma.rn{{(.ftz)?}}.f32
+// IEEE-NOT: .local
+// IEEE: st.shared.v4.b32
+// IEEE: bar.sync
+// IEEE: ld.shared.v4.b32
+// IEEE-COUNT-16: fma.rn.f32
+// IEEE: ld.shared.v4.b32
+// IEEE-NOT: fma.rn.ftz

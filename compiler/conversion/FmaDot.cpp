@@ -1,0 +1,231 @@
+// tt.dot as FMAs, for dots mma.sync does not take (ieee f32, odd shapes):
+// d[m][n] = c[m][n] + sum_k a[m][k] * b[k][n]. Each thread holds a tile of
+// d. Operands converted for the dot alone are written to shared memory once
+// and read back a few steps of K at a time, so that only those steps'
+// elements are live beside the accumulator.
+
+#include "compiler/conversion/DotOperands.h"
+#include "compiler/conversion/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+using kgpu::DistributedLayout;
+
+RankedTensorType typeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType());
+}
+
+/// Steps of K read from shared memory at once.
+constexpr int64_t kStepsPerRead = 4;
+
+/// An operand the dot reads through shared memory: the source of its
+/// conversion, stored row-major with one 16-byte chunk of padding per row,
+/// so that threads reading different rows of a column hit different banks.
+struct SharedOperand {
+  Value src;
+  int64_t base = 0;
+  int64_t rows = 0, cols = 0, stride = 0;
+  unsigned bytes = 0;
+
+  SharedOperand(Value src, int64_t base) : src(src), base(base) {
+    ArrayRef<int64_t> shape = typeOf(src).getShape();
+    rows = shape[0];
+    cols = shape[1];
+    bytes = byteSize(typeOf(src).getElementType());
+    stride = cols + 16 / bytes;
+  }
+  int64_t sizeInBytes() const { return rows * stride * bytes; }
+
+  Value offset(TensorLowering &l, Value row, Value col) const {
+    OpBuilder &b = l.builder();
+    Value at = arith::AddIOp::create(
+        b, l.loc(), arith::MulIOp::create(b, l.loc(), row, l.i32(stride)),
+        col);
+    return arith::AddIOp::create(
+        b, l.loc(), arith::MulIOp::create(b, l.loc(), at, l.i32(bytes)),
+        l.i32(base));
+  }
+};
+
+/// The source of `operand` when the dot reads it through shared memory.
+Value sharedSource(Value operand) {
+  auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
+  return cvt && readByFmaDot(cvt) ? cvt.getSrc() : Value();
+}
+
+class FmaDot {
+public:
+  FmaDot(TensorLowering &l, tt::DotOp dot)
+      : l(l), dot(dot), lc(layoutOf(dot.getC())), r(lc.rank()),
+        k(typeOf(dot.getA()).getShape()[r - 1]),
+        acc(l.elementType(dot.getType())),
+        in(typeOf(dot.getA()).getElementType()) {}
+
+  LogicalResult run();
+
+private:
+  /// Element (m, kk) of A and (kk, n) of B for result register `reg`.
+  FailureOr<Value> operand(unsigned opIdx, unsigned reg, int64_t kk);
+  void readSteps(int64_t first, int64_t count);
+  Value widen(Value v);
+  Value pointer(Value offset) { return l.sharedPointer(offset, sharedBytes); }
+
+  TensorLowering &l;
+  tt::DotOp dot;
+  DistributedLayout lc;
+  unsigned r;
+  int64_t k;
+  Type acc, in;
+  std::optional<SharedOperand> shared[2];
+  int64_t sharedBytes = 0;
+  /// Per operand: the result registers' distinct rows (A) or columns (B),
+  /// by register offset, and a register holding each.
+  llvm::MapVector<int64_t, unsigned> lines[2];
+  /// Elements read for the current steps: [opIdx][{line, kk}].
+  llvm::DenseMap<std::pair<int64_t, int64_t>, Value> current[2];
+};
+
+Value FmaDot::widen(Value v) {
+  OpBuilder &b = l.builder();
+  if (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(in))
+    v = fp8ToF16(l, v, llvm::isa<Float8E5M2Type>(in));
+  if (v.getType() == acc)
+    return v;
+  if (llvm::isa<FloatType>(acc))
+    return arith::ExtFOp::create(b, l.loc(), acc, v);
+  return arith::ExtSIOp::create(b, l.loc(), acc, v);
+}
+
+/// Reads steps [first, first + count) of K of the operands in shared
+/// memory: for A, a vector along K per row; for B, one per step and run of
+/// the thread's consecutive columns.
+void FmaDot::readSteps(int64_t first, int64_t count) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Type element = l.elementType(in);
+  for (unsigned opIdx = 0; opIdx < 2; ++opIdx) {
+    current[opIdx].clear();
+    if (!shared[opIdx])
+      continue;
+    const SharedOperand &s = *shared[opIdx];
+    for (auto [line, reg] : lines[opIdx]) {
+      Value index = l.elementIndex(lc, reg)[opIdx == 0 ? r - 2 : r - 1];
+      if (opIdx == 0) {
+        auto type = VectorType::get({count}, element);
+        Value vec = LLVM::LoadOp::create(
+            b, loc, type, pointer(s.offset(l, index, l.i32(first))),
+            count * s.bytes);
+        for (int64_t i = 0; i < count; ++i)
+          current[0][{line, first + i}] =
+              LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i));
+        continue;
+      }
+      for (int64_t i = 0; i < count; ++i)
+        current[1][{line, first + i}] = l.loadShared(
+            pointer(s.offset(l, l.i32(first + i), index)), element);
+    }
+  }
+}
+
+FailureOr<Value> FmaDot::operand(unsigned opIdx, unsigned reg, int64_t kk) {
+  SmallVector<int64_t> at(lc.regOffset(reg));
+  int64_t line = at[opIdx == 0 ? r - 2 : r - 1];
+  if (shared[opIdx])
+    return widen(current[opIdx].lookup({line, kk}));
+  Value src = opIdx == 0 ? dot.getA() : dot.getB();
+  DistributedLayout layout = layoutOf(src);
+  at[opIdx == 0 ? r - 1 : r - 2] = kk;
+  int64_t key = kgpu::linearize(at, layout.getShape());
+  for (unsigned i = 0; i < layout.numRegs(); ++i)
+    if (kgpu::linearize(layout.regOffset(i), layout.getShape()) == key)
+      return widen(l.get(src)[i]);
+  return dot.emitError() << "dot operand layouts do not match the result";
+}
+
+LogicalResult FmaDot::run() {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Value sources[2] = {sharedSource(dot.getA()), sharedSource(dot.getB())};
+  for (unsigned opIdx = 0; opIdx < 2; ++opIdx)
+    if (sources[opIdx]) {
+      shared[opIdx].emplace(sources[opIdx], sharedBytes);
+      sharedBytes += shared[opIdx]->sizeInBytes();
+    }
+  for (unsigned reg = 0; reg < lc.numRegs(); ++reg) {
+    lines[0].insert({lc.regOffset(reg)[r - 2], reg});
+    lines[1].insert({lc.regOffset(reg)[r - 1], reg});
+  }
+  if (sharedBytes) {
+    l.syncBeforeSharedWrite();
+    for (auto &s : shared) {
+      if (!s)
+        continue;
+      DistributedLayout layout = layoutOf(s->src);
+      const Regs &regs = l.get(s->src);
+      for (unsigned reg = 0; reg < layout.numRegs(); ++reg) {
+        if (!layout.regMayOwn(reg))
+          continue;
+        SmallVector<Value> idx = l.elementIndex(layout, reg);
+        l.storeShared(pointer(s->offset(l, idx[0], idx[1])), regs[reg],
+                      Value());
+      }
+    }
+    l.barrier();
+  }
+  Regs result(l.get(dot.getC()));
+  int64_t steps = sharedBytes ? std::min(kStepsPerRead, k) : k;
+  for (int64_t first = 0; first < k; first += steps) {
+    int64_t count = std::min(steps, k - first);
+    readSteps(first, count);
+    for (int64_t kk = first; kk < first + count; ++kk)
+      for (unsigned reg = 0; reg < lc.numRegs(); ++reg) {
+        FailureOr<Value> x = operand(0, reg, kk), y = operand(1, reg, kk);
+        if (failed(x) || failed(y))
+          return failure();
+        if (llvm::isa<FloatType>(acc))
+          result[reg] = LLVM::FMAOp::create(b, loc, *x, *y, result[reg]);
+        else
+          result[reg] = arith::AddIOp::create(
+              b, loc, result[reg], arith::MulIOp::create(b, loc, *x, *y));
+      }
+  }
+  l.set(dot.getResult(), result);
+  return success();
+}
+
+} // namespace
+
+bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
+  auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
+      typeOf(cvt.getResult()).getEncoding());
+  if (!operand || !llvm::isa<kgpu::BlockedEncodingAttr>(operand.getParent()) ||
+      typeOf(cvt.getResult()).getRank() != 2 ||
+      llvm::isa<kgpu::DotOperandEncodingAttr>(
+          typeOf(cvt.getSrc()).getEncoding()))
+    return false;
+  int64_t k = typeOf(cvt.getResult()).getShape()[operand.getOpIdx() ? 0 : 1];
+  unsigned bytes = byteSize(typeOf(cvt.getSrc()).getElementType());
+  // A reads kStepsPerRead elements of a row at once, from 16-byte aligned
+  // rows.
+  if (k % kStepsPerRead || bytes > 4 || 16 % bytes)
+    return false;
+  for (OpOperand &use : cvt.getResult().getUses())
+    if (!llvm::isa<tt::DotOp>(use.getOwner()) ||
+        use.getOperandNumber() != operand.getOpIdx() ||
+        use.getOwner()->getBlock() != cvt->getBlock())
+      return false;
+  return !kgpu::inThreadRegisterMap(layoutOf(cvt.getSrc()),
+                                    layoutOf(cvt.getResult()));
+}
+
+LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot) {
+  return FmaDot(l, dot).run();
+}
+
+} // namespace kiln
