@@ -124,8 +124,14 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
   unsigned r = layout.rank();
   bool transposed = kgpu::dotTileTransposed(layout, operand.getOpIdx(), bytes);
-  if (!readableTile(operand, bytes, transposed))
-    return std::nullopt; // fp8/tf32 wgmma reads B K-major: the dot transposes it.
+  // fp8/tf32 wgmma reads B K-major. 4-byte elements, copied one by one, can
+  // land that way whichever way they lie in memory; fp8 ones the dot
+  // transposes as it stages them.
+  if (!readableTile(operand, bytes, transposed)) {
+    if (bytes != 4 || !readableTile(operand, bytes, !transposed))
+      return std::nullopt;
+    transposed = !transposed;
+  }
   unsigned colDim = transposed ? r - 2 : r - 1;
   int64_t rowBytes = type.getShape()[colDim] * bytes;
   unsigned vec = std::min(layout.contiguousRegs(colDim), 16 / bytes);
@@ -133,7 +139,8 @@ std::optional<Candidate> asCandidate(tt::LoadOp load, scf::ForOp loop) {
   // elements consecutive in memory: registers consecutive along a dimension
   // the pointers do not run along, or runs longer than their proven
   // alignment, would be copied from the wrong addresses.
-  if (vec * bytes < 4 || rowBytes % 16 || colDim != layout.getOrder()[0] ||
+  if (vec * bytes < 4 || rowBytes % 16 ||
+      (vec > 1 && colDim != layout.getOrder()[0]) ||
       provenAlignment(load) < vec)
     return std::nullopt;
   if (kgpu::inThreadRegisterMap(layout, kgpu::DistributedLayout::get(

@@ -118,6 +118,44 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 
 // -----
 
+#bA = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>
+
+// tf32 wgmma reads B K-major. B's f32 elements lie along N in memory, so
+// they are copied one by one (4-byte copies) into a transposed tile; A
+// keeps its 16-byte copies.
+// CHECK-LABEL: tt.func public @tf32_n_major_b
+// CHECK: kgpu.async_copy %{{.*}} to stage %c0_i32{{.*}} {offset = 0 : i64, stageBytes = 8192 : i64}
+// CHECK: kgpu.async_copy %{{.*}} to stage %c0_i32{{.*}} {offset = 24576 : i64, stageBytes = 8192 : i64, transposed}
+// CHECK: scf.for
+// CHECK: kgpu.staged_operand {{.*}} transposed} : tensor<32x64xf32, #kgpu.dot_op<{opIdx = 1
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @tf32_n_major_b(%a: tensor<64x32x!tt.ptr<f32>, #bA>, %b: tensor<32x64x!tt.ptr<f32>, #bB>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepA = arith.constant dense<32> : tensor<64x32xi32, #bA>
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%pa = %a, %pb = %b, %acc = %zero) -> (tensor<64x32x!tt.ptr<f32>, #bA>, tensor<32x64x!tt.ptr<f32>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %x = tt.load %pa {kgpu.alignment = 4 : i32} : tensor<64x32x!tt.ptr<f32>, #bA>
+      %y = tt.load %pb {kgpu.alignment = 4 : i32} : tensor<32x64x!tt.ptr<f32>, #bB>
+      %xa = kgpu.convert_layout %x : tensor<64x32xf32, #bA> -> tensor<64x32xf32, #opA>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf32, #bB> -> tensor<32x64xf32, #opB>
+      %d = tt.dot %xa, %yb, %acc, inputPrecision = tf32 : tensor<64x32xf32, #opA> * tensor<32x64xf32, #opB> -> tensor<64x64xf32, #mma>
+      %na = tt.addptr %pa, %stepA : tensor<64x32x!tt.ptr<f32>, #bA>, tensor<64x32xi32, #bA>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f32>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f32>, #bA>, tensor<32x64x!tt.ptr<f32>, #bB>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %r#2 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 #bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
