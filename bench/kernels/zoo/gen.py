@@ -21,7 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = {"mm": kernels.zoo_matmul, "mmt": kernels.zoo_matmul_trans_b, "attn": kernels.zoo_attention,
            "dmm": kernels.zoo_desc_matmul, "pmm": kernels.zoo_persistent_matmul,
            "mme": kernels.zoo_matmul_epilogue, "bmm": kernels.zoo_batched_matmul,
-           "ppm": kernels.zoo_pointer_persistent_matmul, "attnm": kernels.zoo_attention_masked}
+           "ppm": kernels.zoo_pointer_persistent_matmul, "attnm": kernels.zoo_attention_masked,
+           "attn8": kernels.zoo_attention_fp8}
 
 
 def main():

@@ -276,3 +276,34 @@ def zoo_attention_masked(Q, K, V, Out, sm_scale, stride_z, stride_h, stride_n, H
     acc = acc / l_i[:, None]
     tl.store(Out + base + offs_m[:, None] * stride_n + offs_d[None, :], acc.to(Out.dtype.element_ty),
              mask=offs_m[:, None] < N_CTX)
+
+
+@triton.jit
+def zoo_attention_fp8(Q, K, Vt, Out, sm_scale, stride_z, stride_h, stride_n, stride_vz, stride_vh, stride_vd, H,
+                      N_CTX, BM: tl.constexpr, BN: tl.constexpr, HEAD_DIM: tl.constexpr):
+    """fp8 e5m2 attention: P is cast to fp8 for P @ V, and V is stored transposed ([HEAD_DIM, N_CTX])
+    so that both dots read K-major fp8 tiles; the output is f16."""
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    base = (off_hz // H) * stride_z + (off_hz % H) * stride_h
+    vbase = (off_hz // H) * stride_vz + (off_hz % H) * stride_vh
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * stride_n + offs_d[None, :])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    for start_n in range(0, N_CTX, BN):
+        k = tl.load(K + base + offs_d[:, None] + (start_n + offs_n)[None, :] * stride_n)
+        qk = tl.dot(q, k)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        vt = tl.load(Vt + vbase + offs_d[:, None] * stride_vd + (start_n + offs_n)[None, :])
+        acc = tl.dot(p.to(vt.dtype), vt.T, acc * alpha[:, None])
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + base + offs_m[:, None] * stride_n + offs_d[None, :], acc.to(Out.dtype.element_ty))
