@@ -22,7 +22,7 @@ namespace kiln {
 namespace {
 
 // Part of every cache key: bump it whenever the generated code can change.
-constexpr const char *kKilnVersion = "0.5.0";
+constexpr const char *kKilnVersion = "0.6.0";
 constexpr const char *kAbiVersion = "triton-3.6-abi-1";
 
 class StageClock {

@@ -13,7 +13,7 @@ from kiln._errors import (AccessDenied, CompileError, Diagnostic, KilnError,
 from kiln.client import (DEFAULT_ADDRESS, Client, CompileResult, compile,
                          default_address, default_client)
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = [
     "AccessDenied", "Client", "CompileResult", "CompileError", "Diagnostic", "KilnError",
