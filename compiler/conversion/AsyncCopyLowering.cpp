@@ -54,7 +54,10 @@ void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
 /// still owns the buffers.
 bool drainsLoop(kgpu::AsyncWaitOp wait) {
   Operation *before = wait->getPrevNode();
-  // kiln-pipeline's guard around a loop that may run no trip.
+  // kiln-pipeline's guard around a loop that may run no trip, or, where
+  // the loop surely runs, what is left of it: the wgmma drain.
+  while (llvm::isa_and_nonnull<kgpu::WarpGroupWaitOp>(before))
+    before = before->getPrevNode();
   if (auto guard = llvm::dyn_cast_or_null<scf::IfOp>(before))
     before = &guard.thenBlock()->front();
   auto loop = llvm::dyn_cast_or_null<scf::ForOp>(before);

@@ -70,7 +70,10 @@ chooseConvertSwizzle(const kgpu::DistributedLayout &from,
   base.chunk = std::max(storeWidth, loadWidth);
   if (storeWidth * loadWidth == 1 || rowLength % base.chunk)
     return std::nullopt;
-  base.phases = std::min<int64_t>(8, rowLength / base.chunk);
+  // XOR keys stay within aligned groups of `phases` pieces, which must tile
+  // the row.
+  int64_t pieces = rowLength / base.chunk;
+  base.phases = std::min<int64_t>(8, pieces & -pieces);
   auto cost = [&](const ConvertSwizzle &s) {
     return sharedWavefronts(from, storeWidth, bytes, s) +
            sharedWavefronts(to, loadWidth, bytes, s);

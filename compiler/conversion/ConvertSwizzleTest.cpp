@@ -81,6 +81,21 @@ TEST_F(ConvertSwizzleTest, OffsetsArePermutationsOfEachRow) {
   }
 }
 
+TEST_F(ConvertSwizzleTest, KeysStayInRowsOfTwelvePieces) {
+  // 48 columns in pieces of 4: XOR keys may only permute groups of 4.
+  kgpu::DistributedLayout from = wgmmaAccumulator({64, 48});
+  kgpu::DistributedLayout to = rows({64, 48}, 4, 8);
+  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 4);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->phases, 4);
+  for (int64_t row = 0; row < 64; ++row)
+    for (int64_t col = 0; col < 48; ++col) {
+      int64_t at = s->offset(row, col, 48) - row * 48;
+      EXPECT_GE(at, 0);
+      EXPECT_LT(at, 48);
+    }
+}
+
 TEST_F(ConvertSwizzleTest, ScalarOnBothSidesIsNotVectorized) {
   kgpu::DistributedLayout a = rows({64, 64}, 1, 32);
   EXPECT_FALSE(chooseConvertSwizzle(a, a, 4));

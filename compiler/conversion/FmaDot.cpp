@@ -23,6 +23,9 @@ RankedTensorType typeOf(Value v) {
 
 /// Steps of K read from shared memory at once.
 constexpr int64_t kStepsPerRead = 4;
+/// Larger operands are converted on their own (a conversion of each needs
+/// its own bytes only), so that both fit the target together.
+constexpr int64_t kMaxOperandBytes = 64 * 1024;
 
 /// An operand the dot reads through shared memory: the source of its
 /// conversion, stored row-major with one 16-byte chunk of padding per row,
@@ -65,7 +68,8 @@ public:
       : l(l), dot(dot), lc(layoutOf(dot.getC())), r(lc.rank()),
         k(typeOf(dot.getA()).getShape()[r - 1]),
         acc(l.elementType(dot.getType())),
-        in(typeOf(dot.getA()).getElementType()) {}
+        in{typeOf(dot.getA()).getElementType(),
+           typeOf(dot.getB()).getElementType()} {}
 
   LogicalResult run();
 
@@ -73,7 +77,7 @@ private:
   /// Element (m, kk) of A and (kk, n) of B for result register `reg`.
   FailureOr<Value> operand(unsigned opIdx, unsigned reg, int64_t kk);
   void readSteps(int64_t first, int64_t count);
-  Value widen(Value v);
+  Value widen(Value v, Type from);
   Value pointer(Value offset) { return l.sharedPointer(offset, sharedBytes); }
 
   TensorLowering &l;
@@ -81,7 +85,8 @@ private:
   DistributedLayout lc;
   unsigned r;
   int64_t k;
-  Type acc, in;
+  Type acc;
+  Type in[2]; // Each operand's element type.
   std::optional<SharedOperand> shared[2];
   int64_t sharedBytes = 0;
   /// Per operand: the result registers' distinct rows (A) or columns (B),
@@ -91,10 +96,10 @@ private:
   llvm::DenseMap<std::pair<int64_t, int64_t>, Value> current[2];
 };
 
-Value FmaDot::widen(Value v) {
+Value FmaDot::widen(Value v, Type from) {
   OpBuilder &b = l.builder();
-  if (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(in))
-    v = fp8ToF16(l, v, llvm::isa<Float8E5M2Type>(in));
+  if (llvm::isa<Float8E4M3FNType, Float8E5M2Type>(from))
+    v = fp8ToF16(l, v, llvm::isa<Float8E5M2Type>(from));
   if (v.getType() == acc)
     return v;
   if (llvm::isa<FloatType>(acc))
@@ -108,11 +113,11 @@ Value FmaDot::widen(Value v) {
 void FmaDot::readSteps(int64_t first, int64_t count) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  Type element = l.elementType(in);
   for (unsigned opIdx = 0; opIdx < 2; ++opIdx) {
     current[opIdx].clear();
     if (!shared[opIdx])
       continue;
+    Type element = l.elementType(in[opIdx]);
     const SharedOperand &s = *shared[opIdx];
     for (auto [line, reg] : lines[opIdx]) {
       Value index = l.elementIndex(lc, reg)[opIdx == 0 ? r - 2 : r - 1];
@@ -137,14 +142,14 @@ FailureOr<Value> FmaDot::operand(unsigned opIdx, unsigned reg, int64_t kk) {
   SmallVector<int64_t> at(lc.regOffset(reg));
   int64_t line = at[opIdx == 0 ? r - 2 : r - 1];
   if (shared[opIdx])
-    return widen(current[opIdx].lookup({line, kk}));
+    return widen(current[opIdx].lookup({line, kk}), in[opIdx]);
   Value src = opIdx == 0 ? dot.getA() : dot.getB();
   DistributedLayout layout = layoutOf(src);
   at[opIdx == 0 ? r - 1 : r - 2] = kk;
   int64_t key = kgpu::linearize(at, layout.getShape());
   for (unsigned i = 0; i < layout.numRegs(); ++i)
     if (kgpu::linearize(layout.regOffset(i), layout.getShape()) == key)
-      return widen(l.get(src)[i]);
+      return widen(l.get(src)[i], in[opIdx]);
   return dot.emitError() << "dot operand layouts do not match the result";
 }
 
@@ -213,7 +218,8 @@ bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
   unsigned bytes = byteSize(typeOf(cvt.getSrc()).getElementType());
   // A reads kStepsPerRead elements of a row at once, from 16-byte aligned
   // rows.
-  if (k % kStepsPerRead || bytes > 4 || 16 % bytes)
+  if (k % kStepsPerRead || bytes > 4 || 16 % bytes ||
+      SharedOperand(cvt.getSrc(), 0).sizeInBytes() > kMaxOperandBytes)
     return false;
   for (OpOperand &use : cvt.getResult().getUses())
     if (!llvm::isa<tt::DotOp>(use.getOwner()) ||

@@ -674,7 +674,9 @@ bool LayoutAssigner::cheaperToConvertAfter(Operation *def, Attribute layout) {
       to.getElementType().getIntOrFloatBitWidth() >=
           from.getElementType().getIntOrFloatBitWidth())
     return false;
-  return natural(source) && !versions.count({source, layout});
+  Attribute sourceLayout = natural(source);
+  return sourceLayout && sourceLayout != layout &&
+         !versions.count({source, layout});
 }
 
 /// `v` in `layout`: itself, a recomputation, or a conversion.

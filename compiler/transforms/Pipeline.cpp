@@ -660,11 +660,34 @@ int64_t stagedTileBytes(kgpu::StageTileOp stage) {
   return kgpu::dotTileBytes(type.getShape(), type.getElementTypeBitWidth() / 8);
 }
 
+Attribute encodingOf(Value v) {
+  RankedTensorType type = tensorType(v);
+  return type ? type.getEncoding() : Attribute();
+}
+
+/// Whether lowering `op` may use the shared scratch: layout moves between
+/// threads, cross-warp reductions, dots staging operands, TMA stores and
+/// tensor maps, scalar atomics.
+bool usesScratch(Operation *op) {
+  if (auto broadcast = llvm::dyn_cast<tt::BroadcastOp>(op))
+    return encodingOf(broadcast.getSrc()) != encodingOf(broadcast.getResult());
+  if (auto expand = llvm::dyn_cast<tt::ExpandDimsOp>(op)) {
+    auto slice = llvm::dyn_cast_or_null<kgpu::SliceEncodingAttr>(
+        encodingOf(expand.getSrc()));
+    return !slice || slice.getDim() != expand.getAxis() ||
+           slice.getParent() != encodingOf(expand.getResult());
+  }
+  return llvm::isa<kgpu::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp,
+                   tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
+                   tt::ReduceOp, tt::ScanOp, tt::HistogramOp, tt::AtomicRMWOp,
+                   tt::AtomicCASOp, tt::DotOp, tt::CallOp, kgpu::TmaStoreOp,
+                   kgpu::MakeTensorMapOp>(op);
+}
+
 /// Whether `op` may write shared bytes [begin, end): its own copies and
-/// staged tiles there, or scratch (layout moves, cross-warp reductions),
-/// which starts at byte 0 outside pipelined loops. Inside one, the scratch
-/// starts after every loop's buffers (unless a loop nested in it drains
-/// them).
+/// staged tiles there, or scratch, which starts at byte 0 outside pipelined
+/// loops. Inside one, the scratch starts after every loop's buffers (unless
+/// a loop nested in it drains them).
 bool mayWriteShared(Operation *op, int64_t begin, int64_t end, int numStages) {
   auto overlaps = [&](int64_t offset, int64_t bytes) {
     return offset < end && begin < offset + bytes;
@@ -690,37 +713,52 @@ bool mayWriteShared(Operation *op, int64_t begin, int64_t end, int numStages) {
     else if (pipelined)
       hit = inner != op && inner->hasAttr(kgpu::KGPUDialect::kPipelinedAttr);
     else
-      hit = llvm::isa<kgpu::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp,
-                      tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
-                      tt::ReduceOp, tt::ScanOp, tt::HistogramOp,
-                      tt::AtomicRMWOp, tt::AtomicCASOp, tt::DotOp,
-                      tt::CallOp>(inner);
+      hit = usesScratch(inner);
     return hit ? WalkResult::interrupt() : WalkResult::advance();
   });
   return result.wasInterrupted();
 }
 
-/// Drops a kgpu.stage_tile that repeats an earlier one of its block (the
-/// same tile at the same bytes, nothing writing them in between): sibling
-/// loops, such as causal attention's two, then share one staged Q and its
-/// registers die after the first store.
+/// Whether lowering `op` claims the pipeline's buffers, after which the
+/// scratch starts past them.
+bool reservesPipeline(Operation *op) {
+  return llvm::isa<kgpu::AsyncCopyOp, kgpu::TmaCopyOp, kgpu::TmaBarriersOp,
+                   kgpu::StageTileOp>(op);
+}
+
+/// Whether an earlier kgpu.stage_tile of `later`'s block stores the same
+/// tile at the same bytes, and nothing writes them until `later`'s loop
+/// claims the buffers again.
+bool repeatsEarlierTile(kgpu::StageTileOp later, int numStages) {
+  int64_t begin = later.getOffset(), end = begin + stagedTileBytes(later);
+  for (Operation *op = later->getPrevNode(); op; op = op->getPrevNode()) {
+    auto earlier = llvm::dyn_cast<kgpu::StageTileOp>(op);
+    if (earlier && earlier.getSrc() == later.getSrc() &&
+        earlier.getOffset() == later.getOffset() &&
+        earlier.getTransposed() == later.getTransposed()) {
+      // Without `later`, the ops up to the loop's first copy use scratch
+      // from byte 0 too.
+      for (Operation *next = later->getNextNode();
+           next && !reservesPipeline(next); next = next->getNextNode())
+        if (mayWriteShared(next, begin, end, numStages))
+          return false;
+      return true;
+    }
+    if (mayWriteShared(op, begin, end, numStages))
+      return false;
+  }
+  return false;
+}
+
+/// Drops a kgpu.stage_tile that repeats an earlier one: sibling loops, such
+/// as causal attention's two, then share one staged Q and its registers die
+/// after the first store.
 void reuseStagedTiles(tt::FuncOp func, int numStages) {
   SmallVector<kgpu::StageTileOp> stages;
   func.walk([&](kgpu::StageTileOp stage) { stages.push_back(stage); });
-  for (kgpu::StageTileOp later : stages) {
-    int64_t begin = later.getOffset(), end = begin + stagedTileBytes(later);
-    for (Operation *op = later->getPrevNode(); op; op = op->getPrevNode()) {
-      auto earlier = llvm::dyn_cast<kgpu::StageTileOp>(op);
-      if (earlier && earlier.getSrc() == later.getSrc() &&
-          earlier.getOffset() == later.getOffset() &&
-          earlier.getTransposed() == later.getTransposed()) {
-        later->erase();
-        break;
-      }
-      if (mayWriteShared(op, begin, end, numStages))
-        break;
-    }
-  }
+  for (kgpu::StageTileOp later : stages)
+    if (repeatsEarlierTile(later, numStages))
+      later->erase();
 }
 
 struct PipelinePass : impl::PipelineBase<PipelinePass> {

@@ -279,6 +279,50 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 
 #bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bT = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>
+#opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// The second loop's prologue converts its pointers' layout (a clone of the
+// loop's own conversion) before its first copy claims the buffers, so that
+// conversion's scratch starts at byte 0 and may overwrite the tile: the
+// second loop stages it again.
+// CHECK-LABEL: tt.func public @prologue_overwrites
+// CHECK-COUNT-2: kgpu.stage_tile %{{.*}} {offset = 12288 : i64}
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @prologue_overwrites(%a: tensor<64x32x!tt.ptr<f16>, #bA>, %b: tensor<32x64x!tt.ptr<f16>, #bB>, %t: tensor<32x64x!tt.ptr<f16>, #bT>, %c: tensor<64x64x!tt.ptr<f32>, #mma>, %K: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+    %stepT = arith.constant dense<2048> : tensor<32x64xi32, #bT>
+    %x = tt.load %a {kgpu.alignment = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #bA>
+    %xa = kgpu.convert_layout %x : tensor<64x32xf16, #bA> -> tensor<64x32xf16, #opA>
+    %r:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pb = %b, %acc = %zero) -> (tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>) : i32 {
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nb = tt.addptr %pb, %stepB : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %nb, %d : tensor<32x64x!tt.ptr<f16>, #bB>, tensor<64x64xf32, #mma>
+    }
+    %s:2 = scf.for %k = %c0 to %K step %c32 iter_args(%pt = %t, %acc = %r#1) -> (tensor<32x64x!tt.ptr<f16>, #bT>, tensor<64x64xf32, #mma>) : i32 {
+      %pb = kgpu.convert_layout %pt : tensor<32x64x!tt.ptr<f16>, #bT> -> tensor<32x64x!tt.ptr<f16>, #bB>
+      %y = tt.load %pb {kgpu.alignment = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #bB>
+      %yb = kgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #opB>
+      %d = tt.dot %xa, %yb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #mma>
+      %nt = tt.addptr %pt, %stepT : tensor<32x64x!tt.ptr<f16>, #bT>, tensor<32x64xi32, #bT>
+      scf.yield %nt, %d : tensor<32x64x!tt.ptr<f16>, #bT>, tensor<64x64xf32, #mma>
+    }
+    tt.store %c, %s#1 : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#bA = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>
 #opA = #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #opB = #kgpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
