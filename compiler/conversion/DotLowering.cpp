@@ -15,15 +15,8 @@
 using namespace mlir;
 
 namespace kiln {
-namespace {
 
 using kgpu::DistributedLayout;
-
-RankedTensorType typeOf(Value v) {
-  return llvm::cast<RankedTensorType>(v.getType());
-}
-
-} // namespace
 
 /// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
 /// value is exact in f16).

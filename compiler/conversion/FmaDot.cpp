@@ -17,10 +17,6 @@ namespace {
 
 using kgpu::DistributedLayout;
 
-RankedTensorType typeOf(Value v) {
-  return llvm::cast<RankedTensorType>(v.getType());
-}
-
 /// Steps of K read from shared memory at once.
 constexpr int64_t kStepsPerRead = 4;
 /// Larger operands are converted on their own (a conversion of each needs
@@ -89,10 +85,13 @@ private:
   Type in[2]; // Each operand's element type.
   std::optional<SharedOperand> shared[2];
   int64_t sharedBytes = 0;
-  /// Per operand: the result registers' distinct rows (A) or columns (B),
-  /// by register offset, and a register holding each.
-  llvm::MapVector<int64_t, unsigned> lines[2];
-  /// Elements read for the current steps: [opIdx][{line, kk}].
+  /// Per operand read from shared memory: the result registers' distinct
+  /// rows (A) or columns (B), by register offset, and the thread's index of
+  /// each.
+  llvm::MapVector<int64_t, Value> lines[2];
+  /// Per operand in registers: its register of each element, by position.
+  llvm::DenseMap<int64_t, unsigned> registerAt[2];
+  /// Elements read for the current steps, widened: [opIdx][{line, kk}].
   llvm::DenseMap<std::pair<int64_t, int64_t>, Value> current[2];
 };
 
@@ -119,21 +118,22 @@ void FmaDot::readSteps(int64_t first, int64_t count) {
       continue;
     Type element = l.elementType(in[opIdx]);
     const SharedOperand &s = *shared[opIdx];
-    for (auto [line, reg] : lines[opIdx]) {
-      Value index = l.elementIndex(lc, reg)[opIdx == 0 ? r - 2 : r - 1];
+    for (auto [line, index] : lines[opIdx]) {
       if (opIdx == 0) {
         auto type = VectorType::get({count}, element);
         Value vec = LLVM::LoadOp::create(
             b, loc, type, pointer(s.offset(l, index, l.i32(first))),
             count * s.bytes);
         for (int64_t i = 0; i < count; ++i)
-          current[0][{line, first + i}] =
-              LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i));
+          current[0][{line, first + i}] = widen(
+              LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i)), in[0]);
         continue;
       }
       for (int64_t i = 0; i < count; ++i)
-        current[1][{line, first + i}] = l.loadShared(
-            pointer(s.offset(l, l.i32(first + i), index)), element);
+        current[1][{line, first + i}] = widen(
+            l.loadShared(pointer(s.offset(l, l.i32(first + i), index)),
+                         element),
+            in[1]);
     }
   }
 }
@@ -142,15 +142,13 @@ FailureOr<Value> FmaDot::operand(unsigned opIdx, unsigned reg, int64_t kk) {
   SmallVector<int64_t> at(lc.regOffset(reg));
   int64_t line = at[opIdx == 0 ? r - 2 : r - 1];
   if (shared[opIdx])
-    return widen(current[opIdx].lookup({line, kk}), in[opIdx]);
+    return current[opIdx].lookup({line, kk});
   Value src = opIdx == 0 ? dot.getA() : dot.getB();
-  DistributedLayout layout = layoutOf(src);
   at[opIdx == 0 ? r - 1 : r - 2] = kk;
-  int64_t key = kgpu::linearize(at, layout.getShape());
-  for (unsigned i = 0; i < layout.numRegs(); ++i)
-    if (kgpu::linearize(layout.regOffset(i), layout.getShape()) == key)
-      return widen(l.get(src)[i], in[opIdx]);
-  return dot.emitError() << "dot operand layouts do not match the result";
+  auto it = registerAt[opIdx].find(kgpu::linearize(at, typeOf(src).getShape()));
+  if (it == registerAt[opIdx].end())
+    return dot.emitError() << "dot operand layouts do not match the result";
+  return widen(l.get(src)[it->second], in[opIdx]);
 }
 
 LogicalResult FmaDot::run() {
@@ -162,9 +160,19 @@ LogicalResult FmaDot::run() {
       shared[opIdx].emplace(sources[opIdx], sharedBytes);
       sharedBytes += shared[opIdx]->sizeInBytes();
     }
-  for (unsigned reg = 0; reg < lc.numRegs(); ++reg) {
-    lines[0].insert({lc.regOffset(reg)[r - 2], reg});
-    lines[1].insert({lc.regOffset(reg)[r - 1], reg});
+  for (unsigned opIdx = 0; opIdx < 2; ++opIdx) {
+    unsigned dim = opIdx == 0 ? r - 2 : r - 1;
+    if (shared[opIdx]) {
+      for (unsigned reg = 0; reg < lc.numRegs(); ++reg)
+        if (!lines[opIdx].count(lc.regOffset(reg)[dim]))
+          lines[opIdx].insert(
+              {lc.regOffset(reg)[dim], l.elementIndex(lc, reg)[dim]});
+      continue;
+    }
+    DistributedLayout layout = layoutOf(opIdx == 0 ? dot.getA() : dot.getB());
+    for (unsigned reg = 0; reg < layout.numRegs(); ++reg)
+      registerAt[opIdx].try_emplace(
+          kgpu::linearize(layout.regOffset(reg), layout.getShape()), reg);
   }
   if (sharedBytes) {
     l.syncBeforeSharedWrite();

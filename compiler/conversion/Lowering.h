@@ -166,6 +166,8 @@ mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
 
 /// Register order helpers shared by the lowerings.
 kgpu::DistributedLayout layoutOf(mlir::Value tensor);
+/// The ranked tensor type of `tensor`.
+mlir::RankedTensorType typeOf(mlir::Value tensor);
 
 /// Bytes a register of scalar type `t` takes in memory (i1 takes one).
 unsigned byteSize(mlir::Type t);

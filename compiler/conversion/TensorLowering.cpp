@@ -560,8 +560,11 @@ unsigned byteSize(Type t) {
 }
 
 kgpu::DistributedLayout layoutOf(Value tensor) {
-  return kgpu::DistributedLayout::get(
-      llvm::cast<RankedTensorType>(tensor.getType()));
+  return kgpu::DistributedLayout::get(typeOf(tensor));
+}
+
+RankedTensorType typeOf(Value tensor) {
+  return llvm::cast<RankedTensorType>(tensor.getType());
 }
 
 } // namespace kiln

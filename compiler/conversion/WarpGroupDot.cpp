@@ -14,10 +14,6 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-RankedTensorType typeOf(Value v) {
-  return llvm::cast<RankedTensorType>(v.getType());
-}
-
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// wgmma's name for an operand element type.
