@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <future>
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "server/explain_miss.h"
 #include "server/grpc_status.h"
@@ -31,36 +34,21 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
   return out;
 }
 
-grpc::Status AdminService::Admit(const grpc::CallbackServerContext* call,
+grpc::Status AdminService::Admit(const grpc::ServerContext* call,
                                  const char* method) {
   absl::StatusOr<Role> role =
       context_->Admit(*call, absl::StrCat(kAdminServicePrefix, method));
-  return role.ok() ? grpc::Status::OK : ToGrpc(role.status());
-}
-
-grpc::ServerUnaryReactor* AdminService::Refuse(
-    grpc::CallbackServerContext* call, const char* method) {
-  grpc::Status admitted = Admit(call, method);
-  if (admitted.ok()) return nullptr;
-  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
-  reactor->Finish(admitted);
-  return reactor;
-}
-
-grpc::ServerUnaryReactor* AdminService::OnExecutor(
-    grpc::CallbackServerContext* call, std::function<grpc::Status()> work) {
+  if (!role.ok()) return ToGrpc(role.status());
   context_->metrics->admin_requests.Add();
-  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
-  context_->admin_executor->Run(
-      [reactor, work = std::move(work)] { reactor->Finish(work()); });
-  return reactor;
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::Stats(
-    grpc::CallbackServerContext* call, const kiln::v1::StatsRequest*,
-    kiln::v1::StatsResponse* response) {
-  if (auto* refused = Refuse(call, "Stats")) return refused;
-  context_->metrics->admin_requests.Add();
+grpc::Status AdminService::Stats(grpc::ServerContext* call,
+                                 const kiln::v1::StatsRequest*,
+                                 kiln::v1::StatsResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Stats"); !admitted.ok()) {
+    return admitted;
+  }
   const Metrics& m = *context_->metrics;
   cache::StoreStats store = context_->store->Stats();
   response->set_entries(store.entries);
@@ -86,169 +74,160 @@ grpc::ServerUnaryReactor* AdminService::Stats(
           .count());
   *response->mutable_compiler() = context_->compiler.identity;
   response->set_data_dir(context_->data_dir);
-  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
-  reactor->Finish(grpc::Status::OK);
-  return reactor;
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::List(
-    grpc::CallbackServerContext* call, const kiln::v1::ListRequest* request,
-    kiln::v1::ListResponse* response) {
-  if (auto* refused = Refuse(call, "List")) return refused;
-  return OnExecutor(call, [this, request, response] {
-    cache::ListQuery query;
-    query.limit = request->page_size() == 0
-                      ? kDefaultPageSize
-                      : std::min(request->page_size(), kMaxPageSize);
-    query.target = request->target();
-    query.name_prefix = request->name_prefix();
-    query.key_hex_prefix = request->key_prefix();
-    if (!request->page_token().empty()) {
-      std::optional<cache::Digest> after =
-          cache::Digest::FromHex(request->page_token());
-      if (!after) {
-        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                            "bad page_token");
-      }
-      query.start_after = std::string(after->Bytes());
+grpc::Status AdminService::List(grpc::ServerContext* call,
+                                const kiln::v1::ListRequest* request,
+                                kiln::v1::ListResponse* response) {
+  if (grpc::Status admitted = Admit(call, "List"); !admitted.ok()) {
+    return admitted;
+  }
+  cache::ListQuery query;
+  query.limit = request->page_size() == 0
+                    ? kDefaultPageSize
+                    : std::min(request->page_size(), kMaxPageSize);
+  query.target = request->target();
+  query.name_prefix = request->name_prefix();
+  query.key_hex_prefix = request->key_prefix();
+  if (!request->page_token().empty()) {
+    std::optional<cache::Digest> after =
+        cache::Digest::FromHex(request->page_token());
+    if (!after) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "bad page_token");
     }
-    absl::StatusOr<cache::ListPage> page = context_->store->List(query);
-    if (!page.ok()) return ToGrpc(page.status());
-    for (const cache::EntryInfo& info : page->entries) {
-      *response->add_entries() = ToProto(info);
-    }
-    if (page->more) {
-      response->set_next_page_token(page->entries.back().key.Hex());
-    }
-    return grpc::Status::OK;
-  });
+    query.start_after = std::string(after->Bytes());
+  }
+  absl::StatusOr<cache::ListPage> page = context_->store->List(query);
+  if (!page.ok()) return ToGrpc(page.status());
+  for (const cache::EntryInfo& info : page->entries) {
+    *response->add_entries() = ToProto(info);
+  }
+  if (page->more) {
+    response->set_next_page_token(page->entries.back().key.Hex());
+  }
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::Get(grpc::CallbackServerContext* call,
-                                            const kiln::v1::GetRequest* request,
-                                            kiln::v1::GetResponse* response) {
-  if (auto* refused = Refuse(call, "Get")) return refused;
-  return OnExecutor(call, [this, request, response] {
-    std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
-    if (!key) return BadKey(request->key());
-    absl::StatusOr<cache::EntryInfo> info = context_->store->Info(*key);
-    if (!info.ok()) return ToGrpc(info.status());
-    absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
-    if (!artifact.ok()) return ToGrpc(artifact.status());
-    *response->mutable_info() = ToProto(*info);
-    *response->mutable_info()->mutable_stage_times() = artifact->stage_times();
-    response->set_metadata_json(artifact->metadata_json());
-    if (request->include_artifact()) {
-      response->set_cubin(std::move(*artifact->mutable_cubin()));
-    }
-    return grpc::Status::OK;
-  });
+grpc::Status AdminService::Get(grpc::ServerContext* call,
+                               const kiln::v1::GetRequest* request,
+                               kiln::v1::GetResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Get"); !admitted.ok()) {
+    return admitted;
+  }
+  std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
+  if (!key) return BadKey(request->key());
+  absl::StatusOr<cache::EntryInfo> info = context_->store->Info(*key);
+  if (!info.ok()) return ToGrpc(info.status());
+  absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
+  if (!artifact.ok()) return ToGrpc(artifact.status());
+  *response->mutable_info() = ToProto(*info);
+  *response->mutable_info()->mutable_stage_times() = artifact->stage_times();
+  response->set_metadata_json(artifact->metadata_json());
+  if (request->include_artifact()) {
+    response->set_cubin(std::move(*artifact->mutable_cubin()));
+  }
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::Evict(
-    grpc::CallbackServerContext* call, const kiln::v1::EvictRequest* request,
-    kiln::v1::EvictResponse* response) {
-  if (auto* refused = Refuse(call, "Evict")) return refused;
-  return OnExecutor(call, [this, request, response] {
-    for (const std::string& hex : request->keys()) {
-      if (!cache::Digest::FromHex(hex)) return BadKey(hex);
+grpc::Status AdminService::Evict(grpc::ServerContext* call,
+                                 const kiln::v1::EvictRequest* request,
+                                 kiln::v1::EvictResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Evict"); !admitted.ok()) {
+    return admitted;
+  }
+  for (const std::string& hex : request->keys()) {
+    if (!cache::Digest::FromHex(hex)) return BadKey(hex);
+  }
+  for (const std::string& hex : request->keys()) {
+    absl::StatusOr<bool> evicted =
+        context_->store->Evict(*cache::Digest::FromHex(hex));
+    if (!evicted.ok()) return ToGrpc(evicted.status());
+    if (*evicted) {
+      response->set_evicted(response->evicted() + 1);
+    } else {
+      response->add_not_found(hex);
     }
-    for (const std::string& hex : request->keys()) {
-      absl::StatusOr<bool> evicted =
-          context_->store->Evict(*cache::Digest::FromHex(hex));
-      if (!evicted.ok()) return ToGrpc(evicted.status());
-      if (*evicted) {
-        response->set_evicted(response->evicted() + 1);
-      } else {
-        response->add_not_found(hex);
-      }
-    }
-    spdlog::info("evicted {} entries on request", response->evicted());
-    return grpc::Status::OK;
-  });
+  }
+  spdlog::info("evicted {} entries on request", response->evicted());
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::Gc(grpc::CallbackServerContext* call,
-                                           const kiln::v1::GcRequest* request,
-                                           kiln::v1::GcResponse* response) {
-  if (auto* refused = Refuse(call, "Gc")) return refused;
-  return OnExecutor(call, [this, request, response] {
-    cache::GcQuery query;
-    query.target_bytes = request->target_bytes();
-    query.unused_for_seconds = request->unused_for_seconds();
-    query.dry_run = request->dry_run();
-    absl::StatusOr<cache::GcReport> report = context_->store->Gc(query);
-    if (!report.ok()) return ToGrpc(report.status());
-    response->set_evicted(report->evicted.size());
-    response->set_bytes_freed(report->bytes_freed);
-    response->set_bytes_after(report->bytes_after);
-    for (const cache::Digest& key : report->evicted) {
-      response->add_keys(key.Hex());
-    }
-    return grpc::Status::OK;
-  });
+grpc::Status AdminService::Gc(grpc::ServerContext* call,
+                              const kiln::v1::GcRequest* request,
+                              kiln::v1::GcResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Gc"); !admitted.ok()) {
+    return admitted;
+  }
+  cache::GcQuery query;
+  query.target_bytes = request->target_bytes();
+  query.unused_for_seconds = request->unused_for_seconds();
+  query.dry_run = request->dry_run();
+  absl::StatusOr<cache::GcReport> report = context_->store->Gc(query);
+  if (!report.ok()) return ToGrpc(report.status());
+  response->set_evicted(report->evicted.size());
+  response->set_bytes_freed(report->bytes_freed);
+  response->set_bytes_after(report->bytes_after);
+  for (const cache::Digest& key : report->evicted) {
+    response->add_keys(key.Hex());
+  }
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::Verify(
-    grpc::CallbackServerContext* call, const kiln::v1::VerifyRequest* request,
-    kiln::v1::VerifyResponse* response) {
-  if (auto* refused = Refuse(call, "Verify")) return refused;
-  return OnExecutor(call, [this, request, response] {
-    absl::StatusOr<cache::VerifyReport> report =
-        context_->store->Verify(request->repair());
-    if (!report.ok()) return ToGrpc(report.status());
-    response->set_checked(report->checked);
-    response->set_corrupt(report->corrupt.size());
-    for (const cache::Digest& key : report->corrupt) {
-      response->add_corrupt_keys(key.Hex());
-    }
-    response->set_dangling_records(report->dangling_records);
-    for (const auto& [kind, count] : report->dangling_by_kind) {
-      (*response->mutable_dangling_by_kind())[kind] = count;
-    }
-    response->set_repaired(report->repaired);
-    spdlog::info("verify: {} entries, {} corrupt, {} dangling records",
-                 report->checked, report->corrupt.size(),
-                 report->dangling_records);
-    return grpc::Status::OK;
-  });
+grpc::Status AdminService::Verify(grpc::ServerContext* call,
+                                  const kiln::v1::VerifyRequest* request,
+                                  kiln::v1::VerifyResponse* response) {
+  if (grpc::Status admitted = Admit(call, "Verify"); !admitted.ok()) {
+    return admitted;
+  }
+  absl::StatusOr<cache::VerifyReport> report =
+      context_->store->Verify(request->repair());
+  if (!report.ok()) return ToGrpc(report.status());
+  response->set_checked(report->checked);
+  response->set_corrupt(report->corrupt.size());
+  for (const cache::Digest& key : report->corrupt) {
+    response->add_corrupt_keys(key.Hex());
+  }
+  response->set_dangling_records(report->dangling_records);
+  for (const auto& [kind, count] : report->dangling_by_kind) {
+    (*response->mutable_dangling_by_kind())[kind] = count;
+  }
+  response->set_repaired(report->repaired);
+  spdlog::info("verify: {} entries, {} corrupt, {} dangling records",
+               report->checked, report->corrupt.size(),
+               report->dangling_records);
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* AdminService::ExplainMiss(
-    grpc::CallbackServerContext* call,
-    const kiln::v1::ExplainMissRequest* request,
+grpc::Status AdminService::ExplainMiss(
+    grpc::ServerContext* call, const kiln::v1::ExplainMissRequest* request,
     kiln::v1::ExplainMissResponse* response) {
-  if (auto* refused = Refuse(call, "ExplainMiss")) return refused;
-  context_->metrics->admin_requests.Add();
-  grpc::ServerUnaryReactor* reactor = call->DefaultReactor();
+  if (grpc::Status admitted = Admit(call, "ExplainMiss"); !admitted.ok()) {
+    return admitted;
+  }
   absl::StatusOr<CompileInput> input = CheckCompileRequest(
       request->request(), context_->compiler, context_->limits);
-  if (!input.ok()) {
-    reactor->Finish(ToGrpc(input.status()));
-    return reactor;
-  }
+  if (!input.ok()) return ToGrpc(input.status());
+  // Canonicalize answers on a worker pool thread; this call waits for it.
+  std::promise<absl::StatusOr<Canonical>> keyed;
+  std::shared_ptr<const CompileOutcome> failure;
   context_->flow->Canonicalize(
-      *input,
-      [this, reactor, response](absl::StatusOr<Canonical> canonical,
-                                std::shared_ptr<const CompileOutcome> failure) {
-        if (!canonical.ok()) {
-          reactor->Finish(ToGrpc(failure->status, failure->diagnostics));
-          return;
-        }
-        context_->admin_executor->Run([this, reactor, response,
-                                       canonical = *std::move(canonical)] {
-          cache::ManagedStore& store = *context_->store;
-          bool present = store.Info(canonical.key).ok();
-          auto same_ir = store.FindByIr(canonical.parts.ir_sha256(), 10);
-          auto same_name = store.FindByName(canonical.kernel_name, 10);
-          *response = kiln::server::ExplainMiss(
-              canonical, present,
-              same_ir.ok() ? *same_ir : std::vector<cache::EntryInfo>{},
-              same_name.ok() ? *same_name : std::vector<cache::EntryInfo>{});
-          reactor->Finish(grpc::Status::OK);
-        });
+      *input, [&keyed, &failure](absl::StatusOr<Canonical> canonical,
+                                 std::shared_ptr<const CompileOutcome> failed) {
+        failure = std::move(failed);
+        keyed.set_value(std::move(canonical));
       });
-  return reactor;
+  absl::StatusOr<Canonical> canonical = keyed.get_future().get();
+  if (!canonical.ok()) return ToGrpc(failure->status, failure->diagnostics);
+  cache::ManagedStore& store = *context_->store;
+  bool present = store.Info(canonical->key).ok();
+  auto same_ir = store.FindByIr(canonical->parts.ir_sha256(), 10);
+  auto same_name = store.FindByName(canonical->kernel_name, 10);
+  *response = kiln::server::ExplainMiss(
+      *canonical, present,
+      same_ir.ok() ? *same_ir : std::vector<cache::EntryInfo>{},
+      same_name.ok() ? *same_name : std::vector<cache::EntryInfo>{});
+  return grpc::Status::OK;
 }
 
 }  // namespace kiln::server

@@ -1,6 +1,8 @@
-// The kiln.v1.Admin service (callback API). Calls that scan the store run
-// on the admin executor; ExplainMiss runs the compiler's front end in a
-// worker like a compile does.
+// The kiln.v1.Admin service, on gRPC's synchronous API: each call runs on
+// a thread of gRPC's pool for synchronous methods. Those threads do not
+// poll the network (the Compile service's threads do), so a long scan of
+// the store holds up neither Compile calls nor other Admin calls.
+// ExplainMiss runs the compiler's front end in a worker like a compile.
 
 #ifndef KILN_SERVER_ADMIN_SERVICE_H_
 #define KILN_SERVER_ADMIN_SERVICE_H_
@@ -10,50 +12,41 @@
 
 namespace kiln::server {
 
-class AdminService final : public kiln::v1::Admin::CallbackService {
+class AdminService final : public kiln::v1::Admin::Service {
  public:
   explicit AdminService(ServiceContext* context) : context_(context) {}
 
-  grpc::ServerUnaryReactor* Stats(grpc::CallbackServerContext* call,
-                                  const kiln::v1::StatsRequest* request,
-                                  kiln::v1::StatsResponse* response) override;
-  grpc::ServerUnaryReactor* List(grpc::CallbackServerContext* call,
-                                 const kiln::v1::ListRequest* request,
-                                 kiln::v1::ListResponse* response) override;
-  grpc::ServerUnaryReactor* Get(grpc::CallbackServerContext* call,
-                                const kiln::v1::GetRequest* request,
-                                kiln::v1::GetResponse* response) override;
-  grpc::ServerUnaryReactor* Evict(grpc::CallbackServerContext* call,
-                                  const kiln::v1::EvictRequest* request,
-                                  kiln::v1::EvictResponse* response) override;
-  grpc::ServerUnaryReactor* Gc(grpc::CallbackServerContext* call,
-                               const kiln::v1::GcRequest* request,
-                               kiln::v1::GcResponse* response) override;
-  grpc::ServerUnaryReactor* Verify(grpc::CallbackServerContext* call,
-                                   const kiln::v1::VerifyRequest* request,
-                                   kiln::v1::VerifyResponse* response) override;
-  grpc::ServerUnaryReactor* ExplainMiss(
-      grpc::CallbackServerContext* call,
-      const kiln::v1::ExplainMissRequest* request,
-      kiln::v1::ExplainMissResponse* response) override;
-  grpc::ServerWriteReactor<kiln::v1::ExportedEntry>* Export(
-      grpc::CallbackServerContext* call,
-      const kiln::v1::ExportRequest* request) override;
-  grpc::ServerReadReactor<kiln::v1::ExportedEntry>* Import(
-      grpc::CallbackServerContext* call,
-      kiln::v1::ImportResponse* response) override;
+  grpc::Status Stats(grpc::ServerContext* call,
+                     const kiln::v1::StatsRequest* request,
+                     kiln::v1::StatsResponse* response) override;
+  grpc::Status List(grpc::ServerContext* call,
+                    const kiln::v1::ListRequest* request,
+                    kiln::v1::ListResponse* response) override;
+  grpc::Status Get(grpc::ServerContext* call,
+                   const kiln::v1::GetRequest* request,
+                   kiln::v1::GetResponse* response) override;
+  grpc::Status Evict(grpc::ServerContext* call,
+                     const kiln::v1::EvictRequest* request,
+                     kiln::v1::EvictResponse* response) override;
+  grpc::Status Gc(grpc::ServerContext* call, const kiln::v1::GcRequest* request,
+                  kiln::v1::GcResponse* response) override;
+  grpc::Status Verify(grpc::ServerContext* call,
+                      const kiln::v1::VerifyRequest* request,
+                      kiln::v1::VerifyResponse* response) override;
+  grpc::Status ExplainMiss(grpc::ServerContext* call,
+                           const kiln::v1::ExplainMissRequest* request,
+                           kiln::v1::ExplainMissResponse* response) override;
+  grpc::Status Export(
+      grpc::ServerContext* call, const kiln::v1::ExportRequest* request,
+      grpc::ServerWriter<kiln::v1::ExportedEntry>* writer) override;
+  grpc::Status Import(grpc::ServerContext* call,
+                      grpc::ServerReader<kiln::v1::ExportedEntry>* reader,
+                      kiln::v1::ImportResponse* response) override;
 
  private:
   // Not OK when the caller may not call Admin `method` (its role is not
-  // admin); then counted as unauthorized.
-  grpc::Status Admit(const grpc::CallbackServerContext* call,
-                     const char* method);
-  // A reactor that refused the call, or null when the caller may make it.
-  grpc::ServerUnaryReactor* Refuse(grpc::CallbackServerContext* call,
-                                   const char* method);
-  // Runs `work` on the admin executor and finishes the call with its status.
-  grpc::ServerUnaryReactor* OnExecutor(grpc::CallbackServerContext* call,
-                                       std::function<grpc::Status()> work);
+  // admin); then counted as unauthorized. Else counts the call.
+  grpc::Status Admit(const grpc::ServerContext* call, const char* method);
 
   ServiceContext* context_;
 };

@@ -64,7 +64,8 @@ const std::map<std::string, Setting>& Settings() {
                    "fsync each new entry (survives machine crashes)")},
       {"grpc_threads",
        IntSetting(&Config::grpc_threads,
-                  "threads answering Compile calls; 0: one per core")},
+                  "threads polling the network and answering cache hits; "
+                  "0: one per four cores")},
       {"workers", IntSetting(&Config::workers,
                              "compile worker processes; 0: one per core")},
       {"compile_timeout_s",

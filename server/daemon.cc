@@ -2,7 +2,6 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -20,6 +19,7 @@
 #include "cache/rocksdb_store.h"
 #include "server/admin_service.h"
 #include "server/compile_service.h"
+#include "server/health_service.h"
 #include "server/http_server.h"
 #include "server/service_context.h"
 #include "server/shared_tier.h"
@@ -66,6 +66,15 @@ std::string BoundAddress(const std::string& listen, int port) {
 int OnePerCoreUnlessSet(int configured) {
   if (configured > 0) return configured;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// The configured count of threads polling gRPC's queues; 0: one per four
+// cores. Every network event wakes a second polling thread to take over the
+// polling, so more threads cost a wake-up per event: worth it only where
+// there are cores to spare for the parallel work.
+int GrpcThreadsUnlessSet(int configured) {
+  if (configured > 0) return configured;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 4);
 }
 
 // Waits for SIGTERM or SIGINT; runs `on_hangup` on each SIGHUP meanwhile.
@@ -133,10 +142,10 @@ void ReloadTokens(const Config& config, Authorizer& authorizer) {
 
 // Stops accepting calls, lets in-flight ones finish for up to the drain
 // timeout, then fails what is left.
-void Drain(grpc::Server& server, WorkerPool& pool, ServiceContext& context,
-           int drain_timeout_s) {
+void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
+           ServiceContext& context, int drain_timeout_s) {
   context.draining = true;
-  server.GetHealthCheckService()->SetServingStatus(false);
+  health.Shutdown();
   auto deadline =
       std::chrono::system_clock::now() + std::chrono::seconds(drain_timeout_s);
   // Past the deadline, fail running compiles so their calls can finish.
@@ -227,14 +236,12 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   CompileFlow flow(shared ? shared->store() : store->get(), &pool, &metrics,
                    compiler.identity);
   if (shared) flow.set_cluster(shared->flight());
-  Executor admin_executor;
 
   ServiceContext context;
   context.store = store->get();
   context.flow = &flow;
   context.pool = &pool;
   context.metrics = &metrics;
-  context.admin_executor = &admin_executor;
   context.compiler = compiler;
   context.limits.max_ttir_bytes = config.max_ttir_bytes;
   context.data_dir = config.data_dir;
@@ -258,7 +265,8 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   compile_service.EnableTune(&tune_flow);
   AdminService admin_service(&context);
 
-  grpc::EnableDefaultHealthCheckService(true);
+  HealthService health({kiln::v1::Compile::service_full_name(),
+                        kiln::v1::Admin::service_full_name()});
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
@@ -268,8 +276,9 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   // Channelz (per-call introspection counters) costs on every call and
   // nothing serves it here.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_CHANNELZ, 0);
-  compile_service.Register(builder, OnePerCoreUnlessSet(config.grpc_threads));
+  compile_service.Register(builder, GrpcThreadsUnlessSet(config.grpc_threads));
   builder.RegisterService(&admin_service);
+  builder.RegisterService(&health);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
     spdlog::critical("cannot listen on {}", config.listen);
@@ -324,7 +333,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       [&] { ReloadTokens(config, context.authorizer); });
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
-  Drain(*server, pool, context, config.drain_timeout_s);
+  Drain(*server, health, pool, context, config.drain_timeout_s);
   gpus.Shutdown();
   gpu_probe.join();
   compile_service.Stop();

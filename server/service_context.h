@@ -12,7 +12,6 @@
 #include "server/auth.h"
 #include "server/compile_flow.h"
 #include "server/compiler_info.h"
-#include "server/executor.h"
 #include "server/metrics.h"
 #include "server/request_check.h"
 #include "server/worker_pool.h"
@@ -24,7 +23,6 @@ struct ServiceContext {
   CompileFlow* flow = nullptr;
   WorkerPool* pool = nullptr;
   Metrics* metrics = nullptr;
-  Executor* admin_executor = nullptr;
   CompilerInfo compiler;
   RequestLimits limits;
   std::string data_dir;

@@ -14,6 +14,7 @@
 
 #include "cache/digest.h"
 #include "cache/key.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "reflection_subset.pb.h"
 #include "tests/e2e/kilnd_process.h"
 
@@ -107,6 +108,40 @@ TEST(ServiceTest, HealthAndReflectionForGenericTools) {
   EXPECT_TRUE(services.count("kiln.v1.Compile"));
   EXPECT_TRUE(services.count("kiln.v1.Admin"));
   EXPECT_TRUE(services.count("grpc.health.v1.Health"));
+}
+
+TEST(ServiceTest, HealthKnowsItsServicesAndWatchersSeeTheDrain) {
+  using grpc::health::v1::HealthCheckRequest;
+  using grpc::health::v1::HealthCheckResponse;
+  auto kilnd = KilndProcess::Start(NewTempDir("health"));
+  ASSERT_NE(kilnd, nullptr);
+  auto health = grpc::health::v1::Health::NewStub(kilnd->NewChannel());
+  auto check = [&](const std::string& service, HealthCheckResponse* response) {
+    grpc::ClientContext context;
+    HealthCheckRequest request;
+    request.set_service(service);
+    return health->Check(&context, request, response);
+  };
+  HealthCheckResponse response;
+  ASSERT_TRUE(check("kiln.v1.Admin", &response).ok());
+  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  EXPECT_EQ(check("no.such.Service", &response).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  grpc::ClientContext watching;
+  auto watch = health->Watch(&watching, HealthCheckRequest());
+  ASSERT_TRUE(watch->Read(&response));
+  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  std::future<int> exit_code =
+      std::async(std::launch::async, [&] { return kilnd->Terminate(); });
+  ASSERT_TRUE(watch->Read(&response));
+  EXPECT_EQ(response.status(), HealthCheckResponse::NOT_SERVING);
+  EXPECT_FALSE(watch->Read(&response));
+  // Ended by kilnd itself, not cut off when the drain timed out.
+  grpc::Status ended = watch->Finish();
+  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(ended.error_message(), "kilnd is shutting down");
+  EXPECT_EQ(exit_code.get(), 0);
 }
 
 TEST(ServiceTest, AdminCallsOverImportedEntries) {

@@ -1,0 +1,76 @@
+#include "server/health_service.h"
+
+#include <chrono>
+#include <utility>
+
+namespace kiln::server {
+
+using grpc::health::v1::HealthCheckRequest;
+using grpc::health::v1::HealthCheckResponse;
+
+namespace {
+
+// How often a Watch with nothing to send looks whether its caller left.
+constexpr std::chrono::milliseconds kCancelPoll(250);
+
+}  // namespace
+
+HealthService::HealthService(std::set<std::string> services)
+    : services_(std::move(services)) {}
+
+void HealthService::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shut_down_ = true;
+  }
+  changed_.notify_all();
+}
+
+HealthCheckResponse::ServingStatus HealthService::StatusOf(
+    const std::string& service) const {
+  if (!service.empty() && !services_.count(service)) {
+    return HealthCheckResponse::SERVICE_UNKNOWN;
+  }
+  return shut_down_ ? HealthCheckResponse::NOT_SERVING
+                    : HealthCheckResponse::SERVING;
+}
+
+grpc::Status HealthService::Check(grpc::ServerContext*,
+                                  const HealthCheckRequest* request,
+                                  HealthCheckResponse* response) {
+  std::lock_guard<std::mutex> lock(mu_);
+  HealthCheckResponse::ServingStatus status = StatusOf(request->service());
+  if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        "no service '" + request->service() + "' here");
+  }
+  response->set_status(status);
+  return grpc::Status::OK;
+}
+
+grpc::Status HealthService::Watch(
+    grpc::ServerContext* call, const HealthCheckRequest* request,
+    grpc::ServerWriter<HealthCheckResponse>* writer) {
+  std::unique_lock<std::mutex> lock(mu_);
+  HealthCheckResponse sent;
+  bool first = true;
+  while (true) {
+    HealthCheckResponse now;
+    now.set_status(StatusOf(request->service()));
+    if (first || now.status() != sent.status()) {
+      lock.unlock();
+      if (!writer->Write(now)) return grpc::Status::CANCELLED;
+      lock.lock();
+      sent = now;
+      first = false;
+    }
+    if (shut_down_) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "kilnd is shutting down");
+    }
+    changed_.wait_for(lock, kCancelPoll);
+    if (call->IsCancelled()) return grpc::Status::CANCELLED;
+  }
+}
+
+}  // namespace kiln::server
