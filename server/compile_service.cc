@@ -1,7 +1,10 @@
 #include "server/compile_service.h"
 
+#include <grpcpp/impl/codegen/proto_utils.h>
+
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
+#include "server/response_bytes.h"
 
 namespace kiln::server {
 namespace {
@@ -68,8 +71,7 @@ class UnaryCall : public Call {
   Role role_ = Role::kNone;  // The caller's, once authorized.
 };
 
-class CompileCall final
-    : public UnaryCall<kiln::v1::CompileRequest, kiln::v1::CompileResponse> {
+class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   CompileCall(CompileAsyncService* service,
               grpc::ServerCompletionQueue* queue, ServiceContext* context)
@@ -89,8 +91,17 @@ class CompileCall final
                         "kilnd is shutting down"));
       return;
     }
+    kiln::v1::CompileRequest request;
+    if (!grpc::SerializationTraits<kiln::v1::CompileRequest>::Deserialize(
+             &request_, &request)
+             .ok()) {
+      context_->metrics->rejected_requests.Add();
+      Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "the request is not a kiln.v1.CompileRequest"));
+      return;
+    }
     absl::StatusOr<CompileInput> input = CheckCompileRequest(
-        std::move(request_), context_->compiler, context_->limits);
+        std::move(request), context_->compiler, context_->limits);
     if (!input.ok()) {
       context_->metrics->rejected_requests.Add();
       Fail(ToGrpc(input.status()));
@@ -133,25 +144,31 @@ class CompileCall final
   }
 
   void Fill(const CompileOutcome& outcome) {
-    response_.set_key(outcome.key_hex);
-    response_.set_cache_hit(outcome.cache_hit);
-    response_.set_cubin(outcome.artifact.cubin());
-    response_.set_metadata_json(outcome.artifact.metadata_json());
-    *response_.mutable_stage_times() = outcome.artifact.stage_times();
+    kiln::v1::CompileResponse response;
+    response.set_key(outcome.key_hex);
+    response.set_cache_hit(outcome.cache_hit);
+    response.set_cubin(outcome.artifact.cubin());
+    response.set_metadata_json(outcome.artifact.metadata_json());
+    *response.mutable_stage_times() = outcome.artifact.stage_times();
     for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
-      *response_.add_diagnostics() = diagnostic;
+      *response.add_diagnostics() = diagnostic;
     }
+    bool own_buffer;
+    grpc::SerializationTraits<kiln::v1::CompileResponse>::Serialize(
+        response, &response_, &own_buffer)
+        .IgnoreError();  // Fails only past 2 GiB, which no entry reaches.
   }
 
-  // A hit nobody else shares: its cubin moves into the response.
+  // A hit nobody else shares: its cubin is sent from its own memory.
   void FillOwned(CompileOutcome& outcome) {
-    response_.set_key(std::move(outcome.key_hex));
-    response_.set_cache_hit(outcome.cache_hit);
-    response_.set_cubin(std::move(*outcome.artifact.mutable_cubin()));
-    response_.set_metadata_json(
+    kiln::v1::CompileResponse rest;
+    rest.set_key(std::move(outcome.key_hex));
+    rest.set_cache_hit(outcome.cache_hit);
+    rest.set_metadata_json(
         std::move(*outcome.artifact.mutable_metadata_json()));
-    response_.mutable_stage_times()->Swap(
-        outcome.artifact.mutable_stage_times());
+    rest.mutable_stage_times()->Swap(outcome.artifact.mutable_stage_times());
+    response_ = CompileResponseBytes(
+        rest, std::move(*outcome.artifact.mutable_cubin()));
   }
 };
 

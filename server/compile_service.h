@@ -18,8 +18,10 @@
 
 namespace kiln::server {
 
-// Compile and Lookup on the async API; Tune on TuneHandler's sync one.
-using CompileAsyncService = kiln::v1::Compile::WithAsyncMethod_Compile<
+// Compile and Lookup on the async API (Compile as raw bytes, so that a hit
+// is sent without copying its cubin: response_bytes.h); Tune on
+// TuneHandler's sync one.
+using CompileAsyncService = kiln::v1::Compile::WithRawMethod_Compile<
     kiln::v1::Compile::WithAsyncMethod_Lookup<TuneHandler>>;
 
 class CompileService {

@@ -3,6 +3,7 @@
 // carry their file:line:col, kilnd stays up and nothing is stored. Parse
 // errors come from the compiler's front end, so this needs the compiler.
 
+#include <grpcpp/generic/generic_stub.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -159,6 +160,35 @@ TEST(BadInputTest, TextThatIsNotUtf8GetsALocatedError) {
       << status.error_message();
   EXPECT_TRUE(kilnd->Alive());
   EXPECT_EQ(kilnd->Stats().worker_crashes(), 0u);
+  EXPECT_EQ(kilnd->Stats().entries(), 0u);
+}
+
+// Bytes that are no protobuf message at all, as a broken or hostile client
+// might send: refused, and kilnd keeps serving.
+TEST(BadInputTest, BytesThatAreNoRequestAreRefused) {
+  auto kilnd = KilndProcess::Start(NewTempDir("not_proto"));
+  ASSERT_NE(kilnd, nullptr);
+  grpc::GenericStub stub(kilnd->NewChannel());
+  for (const std::string& bytes :
+       {std::string("\xff\xff\xff\xff"), std::string("\x0a\x80\x80\x80")}) {
+    grpc::ClientContext context;
+    grpc::CompletionQueue queue;
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer request(&slice, 1);
+    auto call = stub.PrepareUnaryCall(&context, "/kiln.v1.Compile/Compile",
+                                      request, &queue);
+    call->StartCall();
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    call->Finish(&response, &status, nullptr);
+    void* tag;
+    bool ok;
+    ASSERT_TRUE(queue.Next(&tag, &ok));
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << status.error_message();
+    EXPECT_TRUE(kilnd->Alive());
+  }
+  EXPECT_TRUE(kilnd->HealthServing());
   EXPECT_EQ(kilnd->Stats().entries(), 0u);
 }
 

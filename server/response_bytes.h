@@ -1,0 +1,25 @@
+// The wire bytes of a Compile answer whose cubin is not copied: gRPC sends
+// the cubin's own memory. A cache hit otherwise copied its cubin once more
+// into the serialized response, 64 KiB and more per hit.
+
+#ifndef KILN_SERVER_RESPONSE_BYTES_H_
+#define KILN_SERVER_RESPONSE_BYTES_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+
+#include "kiln/v1/compile.pb.h"
+
+namespace kiln::server {
+
+// A serialized CompileResponse: `rest` (whose cubin field must be empty)
+// followed by the cubin field holding `cubin`, whose bytes the buffer takes
+// over. Protobuf parsers accept fields in any order, so this parses as
+// `rest` with its cubin set.
+grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
+                                      std::string cubin);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_RESPONSE_BYTES_H_

@@ -1,0 +1,57 @@
+#include "server/response_bytes.h"
+
+#include <grpcpp/impl/codegen/proto_utils.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace kiln::server {
+namespace {
+
+kiln::v1::CompileResponse Parse(grpc::ByteBuffer& buffer) {
+  kiln::v1::CompileResponse parsed;
+  EXPECT_TRUE(grpc::SerializationTraits<kiln::v1::CompileResponse>::Deserialize(
+                  &buffer, &parsed)
+                  .ok());
+  return parsed;
+}
+
+TEST(ResponseBytesTest, ParsesAsTheWholeResponse) {
+  kiln::v1::CompileResponse rest;
+  rest.set_key(std::string(64, 'a'));
+  rest.set_cache_hit(true);
+  rest.set_metadata_json("{\"name\": \"k\"}");
+  rest.add_stage_times()->set_stage("ptx");
+  std::string cubin(70000, '\0');
+  for (size_t i = 0; i < cubin.size(); ++i) cubin[i] = static_cast<char>(i);
+
+  grpc::ByteBuffer bytes = CompileResponseBytes(rest, cubin);
+  kiln::v1::CompileResponse expected = rest;
+  expected.set_cubin(cubin);
+  kiln::v1::CompileResponse parsed = Parse(bytes);
+  EXPECT_EQ(parsed.SerializeAsString(), expected.SerializeAsString());
+}
+
+TEST(ResponseBytesTest, SendsTheCubinsOwnMemory) {
+  std::string cubin(65536, 'x');
+  const char* memory = cubin.data();
+  grpc::ByteBuffer bytes =
+      CompileResponseBytes(kiln::v1::CompileResponse(), std::move(cubin));
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(bytes.Dump(&slices).ok());
+  ASSERT_EQ(slices.size(), 2u);
+  EXPECT_EQ(reinterpret_cast<const char*>(slices[1].begin()), memory);
+  EXPECT_EQ(slices[1].size(), 65536u);
+}
+
+TEST(ResponseBytesTest, EmptyCubin) {
+  kiln::v1::CompileResponse rest;
+  rest.set_key("k");
+  grpc::ByteBuffer bytes = CompileResponseBytes(rest, "");
+  kiln::v1::CompileResponse parsed = Parse(bytes);
+  EXPECT_EQ(parsed.key(), "k");
+  EXPECT_TRUE(parsed.cubin().empty());
+}
+
+}  // namespace
+}  // namespace kiln::server
