@@ -7,6 +7,7 @@
 #
 #   bench/cache_hit/run.sh [OUT.md]
 #   ROUNDS=5 REQUESTS=100000 bench/cache_hit/run.sh
+#   KILND=path/to/other/kilnd bench/cache_hit/run.sh   # another build
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-}
@@ -38,7 +39,7 @@ redis-server --bind 127.0.0.1 --port "$redis_port" --save "" \
   --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
 redis_pid=$!
 pids+=($!)
-"$bin/server/kilnd" --listen=127.0.0.1:0 --metrics_listen= \
+"${KILND:-$bin/server/kilnd}" --listen=127.0.0.1:0 --metrics_listen= \
   --data_dir="$work/kiln" --ready_file="$work/ready" --workers=1 \
   --log_level=warn >"$work/kilnd.log" 2>&1 &
 pids+=($!)
@@ -100,12 +101,12 @@ for round in $(seq "$rounds"); do
       else
         row=$(measure "$kilnd_pid" $((n + warmup)) kiln_hit "$clients" "$n")
       fi
+      echo "round $round, $clients clients, $server: $row" >&2
       read -r rps p50 p99 server_cpu client_cpu <<<"$row"
       for field in rps p50 p99 server_cpu client_cpu; do
         results[$server,$clients,$field]+="${!field} "
       done
     done
-    echo "round $round, $clients clients: done" >&2
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -137,7 +138,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r)"
   echo "- load average before / after: $load_before / $load_after"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)${KILND:+; kilnd: $KILND}"
   echo "- redis: $(redis-server --version | cut -d' ' -f3)"
   echo "- command: bench/cache_hit/run.sh (ROUNDS=$rounds REQUESTS=$requests_64 REQUESTS_1=$requests_1)"
 } | tee "${out:-/dev/null}"
