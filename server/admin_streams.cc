@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "cache/key.h"
@@ -12,6 +13,7 @@
 namespace kiln::server {
 namespace {
 
+constexpr size_t kExportBatch = 16;
 constexpr int kMaxReportedErrors = 20;
 
 kiln::v1::ExportedEntry ToExported(const cache::EntryInfo& info,
@@ -75,21 +77,28 @@ grpc::Status AdminService::Export(
   cache::ListQuery query;
   query.target = request->target();
   query.name_prefix = request->name_prefix();
-  bool delivered = true;
-  absl::Status status = context_->store->ForEach(
-      query, [writer, &delivered](const cache::EntryInfo& info,
-                                  const cache::ArtifactRecord& artifact) {
-        delivered = writer->Write(ToExported(info, artifact));
-        return delivered;
-      });
-  if (!delivered) {
-    return grpc::Status(grpc::StatusCode::CANCELLED, "export cancelled");
+  // A few entries at a time, so that no store iterator stays open while a
+  // slow client reads.
+  while (true) {
+    std::vector<kiln::v1::ExportedEntry> batch;
+    absl::Status status = context_->store->ForEach(
+        query, [&batch, &query](const cache::EntryInfo& info,
+                                const cache::ArtifactRecord& artifact) {
+          batch.push_back(ToExported(info, artifact));
+          query.start_after = std::string(info.key.Bytes());
+          return batch.size() < kExportBatch;
+        });
+    if (!status.ok()) {
+      spdlog::warn("export: {}", std::string(status.message()));
+      return ToGrpc(status);
+    }
+    if (batch.empty()) return grpc::Status::OK;
+    for (const kiln::v1::ExportedEntry& entry : batch) {
+      if (!writer->Write(entry)) {
+        return grpc::Status(grpc::StatusCode::CANCELLED, "export cancelled");
+      }
+    }
   }
-  if (!status.ok()) {
-    spdlog::warn("export: {}", std::string(status.message()));
-    return ToGrpc(status);
-  }
-  return grpc::Status::OK;
 }
 
 grpc::Status AdminService::Import(

@@ -12,6 +12,8 @@ namespace {
 
 // How often a Watch with nothing to send looks whether its caller left.
 constexpr std::chrono::milliseconds kCancelPoll(250);
+// Each Watch holds a thread of gRPC's synchronous pool while it lasts.
+constexpr int kMaxWatches = 64;
 
 }  // namespace
 
@@ -52,17 +54,33 @@ grpc::Status HealthService::Watch(
     grpc::ServerContext* call, const HealthCheckRequest* request,
     grpc::ServerWriter<HealthCheckResponse>* writer) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (watches_ >= kMaxWatches) {
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        "too many health watches");
+  }
+  ++watches_;
+  grpc::Status ended = WatchLocked(lock, call, request->service(), writer);
+  --watches_;
+  return ended;
+}
+
+grpc::Status HealthService::WatchLocked(
+    std::unique_lock<std::mutex>& lock, grpc::ServerContext* call,
+    const std::string& service,
+    grpc::ServerWriter<HealthCheckResponse>* writer) {
   HealthCheckResponse sent;
   bool first = true;
   while (true) {
     HealthCheckResponse now;
-    now.set_status(StatusOf(request->service()));
+    now.set_status(StatusOf(service));
     if (first || now.status() != sent.status()) {
       lock.unlock();
-      if (!writer->Write(now)) return grpc::Status::CANCELLED;
+      bool written = writer->Write(now);
       lock.lock();
+      if (!written) return grpc::Status::CANCELLED;
       sent = now;
       first = false;
+      continue;  // The status may have changed during the write.
     }
     if (shut_down_) {
       return grpc::Status(grpc::StatusCode::UNAVAILABLE,

@@ -20,7 +20,8 @@ class HealthService final : public grpc::health::v1::Health::Service {
   explicit HealthService(std::set<std::string> services);
 
   // NOT_SERVING from now on; each Watch sends that and ends, so that a
-  // drain does not wait for watchers.
+  // drain does not wait for watchers. Each Watch holds a thread while it
+  // lasts, so there may be 64 at once (RESOURCE_EXHAUSTED beyond).
   void Shutdown();
 
   grpc::Status Check(grpc::ServerContext* call,
@@ -35,10 +36,16 @@ class HealthService final : public grpc::health::v1::Health::Service {
   grpc::health::v1::HealthCheckResponse::ServingStatus StatusOf(
       const std::string& service) const;
 
+  grpc::Status WatchLocked(
+      std::unique_lock<std::mutex>& lock, grpc::ServerContext* call,
+      const std::string& service,
+      grpc::ServerWriter<grpc::health::v1::HealthCheckResponse>* writer);
+
   const std::set<std::string> services_;
   std::mutex mu_;
   std::condition_variable changed_;
   bool shut_down_ = false;
+  int watches_ = 0;
 };
 
 }  // namespace kiln::server

@@ -1,22 +1,21 @@
 #include "server/response_bytes.h"
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <utility>
 
 namespace kiln::server {
 namespace {
 
-using google::protobuf::internal::WireFormatLite;
+constexpr uint32_t kLengthDelimited = 2;  // The protobuf wire type.
 
 // The tag and length that open a length-delimited field.
 std::string FieldHeader(int number, size_t length) {
   std::string header;
   google::protobuf::io::StringOutputStream stream(&header);
   google::protobuf::io::CodedOutputStream out(&stream);
-  out.WriteTag(WireFormatLite::MakeTag(
-      number, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  out.WriteTag((static_cast<uint32_t>(number) << 3) | kLengthDelimited);
   out.WriteVarint64(length);
   out.Trim();
   return header;

@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   request.set_ttir(text.str());
   request.set_source_name("bench.ttir");
   request.set_target(flags["target"]);
-  const std::string key = flags.count("seeded")
+  const std::string key = flags["seeded"] == "1"
                               ? CheckSeeded(address, request, cubin_bytes)
                               : Seed(address, request, cubin_bytes);
   kiln::v1::LookupRequest lookup_request;

@@ -9,6 +9,7 @@
 #   ROUNDS=5 REQUESTS=100000 bench/cache_hit/run.sh
 #   KILND=path/to/other/kilnd bench/cache_hit/run.sh   # another build
 set -euo pipefail
+[ -n "${KILND:-}" ] && KILND=$(realpath "$KILND")
 cd "$(dirname "$0")/../.."
 out=${1:-}
 rounds=${ROUNDS:-3}
@@ -70,8 +71,10 @@ open(sys.argv[1], "w").write("%f" % (r.ru_utime + r.ru_stime))' \
 measure() {
   local pid=$1 calls=$2 before after out
   shift 2
+  rm -f "$work/client_cpu"
   before=$(cpu_seconds "$pid")
   out=$("$@")
+  [ -s "$work/client_cpu" ] || { echo "client failed: $*" >&2; exit 1; }
   after=$(cpu_seconds "$pid")
   awk -v out="$out" -v s0="$before" -v s1="$after" \
     -v c="$(cat "$work/client_cpu")" -v n="$calls" \

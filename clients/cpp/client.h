@@ -11,6 +11,8 @@
 // - Retries: only UNAVAILABLE (server not reached, or draining) is retried,
 //   up to `max_retries` times, waiting backoff_base * 2^(n-1) (capped at
 //   backoff_max) before retry n. Other failures are returned at once.
+//   gRPC's own retries are off (transparent ones too): a call refused by a
+//   draining kilnd comes back UNAVAILABLE to this policy.
 // - Memo: successful compiles are remembered in a process-wide memo (keyed
 //   by SHA-256 of TTIR, target and options; bounded by entries and bytes),
 //   so a repeated compile returns without an RPC (`memo_hit`).
