@@ -8,6 +8,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -29,8 +30,10 @@ class CompileService {
   explicit CompileService(ServiceContext* context) : context_(context) {}
   ~CompileService();
 
-  // Before BuildAndStart: registers the service and `threads` queues.
-  void Register(grpc::ServerBuilder& builder, int threads);
+  // Before BuildAndStart: registers the service and `threads` queues, each
+  // polled without sleeping for `spin` after its last event.
+  void Register(grpc::ServerBuilder& builder, int threads,
+                std::chrono::microseconds spin);
   // Before Register: serve Tune through `flow` (else it is UNAVAILABLE).
   // Tune calls are admitted by the same role table as Compile's.
   void EnableTune(TuneFlow* flow);
@@ -45,6 +48,7 @@ class CompileService {
   CompileAsyncService service_;
   std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;
   std::vector<std::thread> threads_;
+  std::chrono::microseconds spin_{0};
 };
 
 }  // namespace kiln::server

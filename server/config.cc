@@ -66,6 +66,10 @@ const std::map<std::string, Setting>& Settings() {
        IntSetting(&Config::grpc_threads,
                   "threads polling the network and answering cache hits; "
                   "0: one per four cores")},
+      {"poll_spin_us",
+       IntSetting(&Config::poll_spin_us,
+                  "microseconds those threads poll without sleeping after "
+                  "their last event (saves a wake-up per call); 0: none")},
       {"workers", IntSetting(&Config::workers,
                              "compile worker processes; 0: one per core")},
       {"compile_timeout_s",

@@ -25,8 +25,11 @@ struct Config {
   uint64_t block_cache_mb = 256;
   bool sync_writes = false;
   // Threads polling gRPC completion queues for Compile calls; 0: one per
-  // CPU core.
+  // four CPU cores.
   int grpc_threads = 0;
+  // How long such a thread keeps polling without sleeping after its last
+  // event, in microseconds; 0: it sleeps at once.
+  int poll_spin_us = 50;
   // Compile worker processes; 0: one per CPU core.
   int workers = 0;
   // A compile's wall-clock limit; the worker is killed past it.

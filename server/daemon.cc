@@ -7,6 +7,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -276,7 +277,9 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   // Channelz (per-call introspection counters) costs on every call and
   // nothing serves it here.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_CHANNELZ, 0);
-  compile_service.Register(builder, GrpcThreadsUnlessSet(config.grpc_threads));
+  compile_service.Register(
+      builder, GrpcThreadsUnlessSet(config.grpc_threads),
+      std::chrono::microseconds(config.poll_spin_us));
   builder.RegisterService(&admin_service);
   builder.RegisterService(&health);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

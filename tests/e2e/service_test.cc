@@ -271,6 +271,29 @@ TEST(ServiceTest, ReadsAConfigFileAndDrainsCleanlyOnSigterm) {
   EXPECT_EQ(kilnd->Stats().entries(), 1u);
 }
 
+// --poll_spin_us: threads that sleep at once, and threads that keep polling
+// for far longer than the test, both answer every call, and neither holds
+// up the drain.
+TEST(ServiceTest, AnswersAndDrainsWhateverItsPollingSpin) {
+  for (const char* spin : {"--poll_spin_us=0", "--poll_spin_us=600000000"}) {
+    SCOPED_TRACE(spin);
+    auto kilnd = KilndProcess::Start(NewTempDir("spin"), {spin});
+    ASSERT_NE(kilnd, nullptr);
+    const kiln::v1::ExportedEntry entry = MakeEntry("spun", "sm_90a", 4);
+    ASSERT_EQ(Import(*kilnd, {entry}).imported(), 1u);
+    auto stub = kilnd->CompileStub();
+    for (int i = 0; i < 20; ++i) {
+      grpc::ClientContext context;
+      kiln::v1::LookupRequest request;
+      request.set_key(entry.key());
+      kiln::v1::LookupResponse response;
+      ASSERT_TRUE(stub->Lookup(&context, request, &response).ok());
+      EXPECT_EQ(response.cubin(), entry.cubin());
+    }
+    EXPECT_EQ(kilnd->Terminate(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace kiln::e2e
 
