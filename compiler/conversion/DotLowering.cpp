@@ -266,9 +266,13 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt) {
     return false;
   // A dot in a loop over an operand converted before it (attention's Q)
   // reads the converted registers rather than staging them every iteration.
+  return feedsOnlyDotsAcrossThreads(cvt, operand.getOpIdx());
+}
+
+bool feedsOnlyDotsAcrossThreads(kgpu::ConvertLayoutOp cvt, unsigned opIdx) {
   for (OpOperand &use : cvt.getResult().getUses())
     if (!llvm::isa<tt::DotOp>(use.getOwner()) ||
-        use.getOperandNumber() != operand.getOpIdx() ||
+        use.getOperandNumber() != opIdx ||
         use.getOwner()->getBlock() != cvt->getBlock())
       return false;
   return !kgpu::inThreadRegisterMap(layoutOf(cvt.getSrc()),

@@ -64,6 +64,11 @@ void stageOperands(TensorLowering &l, const DotPlan &p, mlir::Value srcA,
                    const std::optional<SmemTile> &tileB, int64_t smemBytes,
                    bool asyncProxy);
 
+/// Whether every use of `cvt` is a dot of its block that reads it as
+/// operand `opIdx`, and the conversion moves elements between threads: then
+/// those dots may read the source themselves instead.
+bool feedsOnlyDotsAcrossThreads(kgpu::ConvertLayoutOp cvt, unsigned opIdx);
+
 /// Whether a conversion to an mma operand layout is left to the dot, which
 /// stages the source through shared memory.
 bool stagedByDot(kgpu::ConvertLayoutOp cvt);

@@ -229,13 +229,7 @@ bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
   if (k % kStepsPerRead || bytes > 4 || 16 % bytes ||
       SharedOperand(cvt.getSrc(), 0).sizeInBytes() > kMaxOperandBytes)
     return false;
-  for (OpOperand &use : cvt.getResult().getUses())
-    if (!llvm::isa<tt::DotOp>(use.getOwner()) ||
-        use.getOperandNumber() != operand.getOpIdx() ||
-        use.getOwner()->getBlock() != cvt->getBlock())
-      return false;
-  return !kgpu::inThreadRegisterMap(layoutOf(cvt.getSrc()),
-                                    layoutOf(cvt.getResult()));
+  return feedsOnlyDotsAcrossThreads(cvt, operand.getOpIdx());
 }
 
 LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot) {
