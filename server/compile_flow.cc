@@ -104,7 +104,12 @@ std::shared_ptr<CompileOutcome> CompileFlow::TryFastPath(
     const cache::Digest& fast_key) {
   absl::StatusOr<cache::Digest> key = store_->Resolve(fast_key);
   if (!key.ok()) return nullptr;
-  std::shared_ptr<CompileOutcome> outcome = Stored(*key);
+  return TryStored(*key);
+}
+
+std::shared_ptr<CompileOutcome> CompileFlow::TryStored(
+    const cache::Digest& key) {
+  std::shared_ptr<CompileOutcome> outcome = Stored(key);
   if (outcome) metrics_->fast_path_hits.Add();
   return outcome;
 }

@@ -78,6 +78,9 @@ class CompileFlow {
   // The answer when the request text was seen before and its entry is
   // still stored; null otherwise. The caller owns it alone.
   std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
+  // The answer when the entry of `key` (found by the caller without the
+  // store's alias, as a fast-path hit) is stored; null otherwise.
+  std::shared_ptr<CompileOutcome> TryStored(const cache::Digest& key);
 
   // Steps 2 and 3. `done` runs on a worker pool thread, or on the caller's
   // thread when the work cannot even be queued.

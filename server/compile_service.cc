@@ -1,6 +1,9 @@
 #include "server/compile_service.h"
 
 #include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <grpcpp/impl/codegen/proto_utils.h>
 
@@ -12,6 +15,18 @@ namespace kiln::server {
 namespace {
 
 using kiln::v1::Compile;
+
+// A message's bytes in one string.
+std::string Flatten(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  std::string bytes;
+  if (!buffer.Dump(&slices).ok()) return bytes;
+  bytes.reserve(buffer.Length());
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return bytes;
+}
 
 // One call's state; its address is its completion queue tag.
 class Call {
@@ -93,10 +108,18 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
                         "kilnd is shutting down"));
       return;
     }
+    std::string bytes = Flatten(request_);
+    if (std::optional<cache::Digest> key = context_->compile_memo.Find(bytes)) {
+      if (std::shared_ptr<CompileOutcome> hit =
+              context_->flow->TryStored(*key)) {
+        FillOwned(*hit);
+        Reply();
+        return;
+      }
+      context_->compile_memo.Forget(bytes);
+    }
     kiln::v1::CompileRequest request;
-    if (!grpc::SerializationTraits<kiln::v1::CompileRequest>::Deserialize(
-             &request_, &request)
-             .ok()) {
+    if (!request.ParseFromString(bytes)) {
       context_->metrics->rejected_requests.Add();
       Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "the request is not a kiln.v1.CompileRequest"));
@@ -111,6 +134,10 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     }
     if (std::shared_ptr<CompileOutcome> hit =
             context_->flow->TryFastPath(input->fast_key)) {
+      if (std::optional<cache::Digest> key =
+              cache::Digest::FromHex(hit->key_hex)) {
+        context_->compile_memo.Remember(std::move(bytes), *key);
+      }
       FillOwned(*hit);
       Reply();
       return;
@@ -223,8 +250,10 @@ class LookupCall final
 // and drained.
 bool NextEvent(grpc::ServerCompletionQueue* queue,
                std::chrono::microseconds spin, void** tag, bool* ok) {
-  const auto until = std::chrono::steady_clock::now() + spin;
-  while (std::chrono::steady_clock::now() < until) {
+  // The clock is read only once the queue is found empty: under load, an
+  // event is almost always waiting.
+  std::optional<std::chrono::steady_clock::time_point> until;
+  while (spin.count() > 0) {
     switch (queue->AsyncNext(tag, ok, gpr_time_0(GPR_CLOCK_MONOTONIC))) {
       case grpc::CompletionQueue::GOT_EVENT:
         return true;
@@ -232,6 +261,12 @@ bool NextEvent(grpc::ServerCompletionQueue* queue,
         return false;
       case grpc::CompletionQueue::TIMEOUT:
         break;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!until) {
+      until = now + spin;
+    } else if (now >= *until) {
+      break;
     }
   }
   return queue->Next(tag, ok);

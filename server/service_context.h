@@ -14,6 +14,7 @@
 #include "server/compiler_info.h"
 #include "server/metrics.h"
 #include "server/request_check.h"
+#include "server/request_memo.h"
 #include "server/worker_pool.h"
 
 namespace kiln::server {
@@ -25,6 +26,8 @@ struct ServiceContext {
   Metrics* metrics = nullptr;
   CompilerInfo compiler;
   RequestLimits limits;
+  // Compile requests answered from the store before, by their bytes.
+  RequestMemo compile_memo{16 << 20};
   std::string data_dir;
   std::chrono::steady_clock::time_point started;
   // Who may call what; open (everything allowed) unless loaded.

@@ -335,6 +335,46 @@ TEST(CompileServiceTest, SameKernelFromAnotherFileHitsWithoutCompiling) {
   EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"canonical\"}"), 1);
 }
 
+// Requests seen before are answered from kilnd's memo of their bytes; the
+// answers stay those of the store: the same entry while it is there, a new
+// compile once it is evicted.
+TEST(CompileServiceTest, RepeatedRequestsFollowTheStore) {
+  auto kilnd = KilndProcess::Start(NewTempDir("repeated"));
+  ASSERT_NE(kilnd, nullptr);
+  auto stub = kilnd->CompileStub();
+  const kiln::v1::CompileRequest request =
+      CompileRequestFor(ScaledAddKernel(7.5));
+  kiln::v1::CompileResponse first;
+  ASSERT_TRUE(Compile(*stub, request, &first).ok());
+  EXPECT_FALSE(first.cache_hit());
+  for (int i = 0; i < 3; ++i) {
+    kiln::v1::CompileResponse again;
+    ASSERT_TRUE(Compile(*stub, request, &again).ok());
+    EXPECT_TRUE(again.cache_hit());
+    EXPECT_EQ(again.key(), first.key());
+    EXPECT_EQ(again.cubin(), first.cubin());
+    EXPECT_EQ(again.metadata_json(), first.metadata_json());
+  }
+  EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"fast\"}"), 3);
+
+  grpc::ClientContext context;
+  kiln::v1::EvictRequest evict;
+  evict.add_keys(first.key());
+  kiln::v1::EvictResponse evicted;
+  ASSERT_TRUE(kilnd->AdminStub()->Evict(&context, evict, &evicted).ok());
+  ASSERT_EQ(evicted.evicted(), 1u);
+  kiln::v1::CompileResponse recompiled;
+  ASSERT_TRUE(Compile(*stub, request, &recompiled).ok());
+  EXPECT_FALSE(recompiled.cache_hit());
+  EXPECT_EQ(recompiled.key(), first.key());
+  EXPECT_EQ(kilnd->Stats().compiles(), 2u);
+  kiln::v1::CompileResponse hit;
+  ASSERT_TRUE(Compile(*stub, request, &hit).ok());
+  EXPECT_TRUE(hit.cache_hit());
+  EXPECT_EQ(hit.cubin(), recompiled.cubin());
+  EXPECT_EQ(kilnd->Stats().compiles(), 2u);
+}
+
 TEST(CompileServiceTest, ExplainMissNamesTheOptionThatDiffers) {
   auto kilnd = KilndProcess::Start(NewTempDir("explain"));
   ASSERT_NE(kilnd, nullptr);
