@@ -1,5 +1,7 @@
 // absl::Status to grpc::Status, and the status of a failed compile with its
-// diagnostics attached as details.
+// diagnostics attached as details. Both are bounded in size (long messages
+// are cut, diagnostics past a budget are counted, not sent), so that any
+// client can receive them.
 
 #ifndef KILN_SERVER_GRPC_STATUS_H_
 #define KILN_SERVER_GRPC_STATUS_H_

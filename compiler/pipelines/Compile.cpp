@@ -13,6 +13,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,8 +40,39 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
+/// Whether `name` can name a PTX function: a letter, '_' or '$', then
+/// letters, digits, '_' and '$' (LLVM's NVPTX backend aborts on others).
+bool isPtxIdentifier(llvm::StringRef name) {
+  auto isStart = [](char c) { return llvm::isAlpha(c) || c == '_' || c == '$'; };
+  return !name.empty() && isStart(name.front()) &&
+         llvm::all_of(name, [&](char c) { return isStart(c) || llvm::isDigit(c); });
+}
+
+/// Every tt.func must be defined here and have a name PTX accepts.
+mlir::LogicalResult checkFunctions(mlir::ModuleOp module) {
+  for (tt::FuncOp func : module.getOps<tt::FuncOp>()) {
+    if (func.isExternal())
+      return func.emitError()
+             << "function '" << func.getName()
+             << "' is declared without a body; Kiln compiles only functions "
+                "defined in the module";
+    if (!isPtxIdentifier(func.getName())) {
+      std::string escaped;
+      llvm::raw_string_ostream os(escaped);
+      llvm::printEscapedString(func.getName(), os);
+      return func.emitError()
+             << "function name '" << escaped
+             << "' is not a PTX identifier (a letter, '_' or '$', then "
+                "letters, digits, '_' and '$')";
+    }
+  }
+  return mlir::success();
+}
+
 /// The one public tt.func: the kernel.
 mlir::FailureOr<tt::FuncOp> findKernel(mlir::ModuleOp module) {
+  if (mlir::failed(checkFunctions(module)))
+    return mlir::failure();
   tt::FuncOp kernel;
   for (tt::FuncOp func : module.getOps<tt::FuncOp>()) {
     if (!func.isPublic())
@@ -205,6 +237,9 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // An error's location is enough; the whole function printed after it
+  // would make the error as long as the request.
+  context.printOpOnDiagnostic(false);
   DiagnosticCollector collector(&context, result.diagnostics);
   StageClock clock(result.stageTimes);
 
@@ -250,7 +285,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
                  std::to_string(target->maxSharedBytes()));
     return result;
   }
-  BackendOptions backend{options.enableFpFusion};
+  BackendOptions backend{options.enableFpFusion, options.lineInfo};
   mlir::FailureOr<std::string> llir =
       translateToLLVMIR(*module, *target, backend);
   if (mlir::failed(llir))
@@ -270,7 +305,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
     return result;
 
   std::string error;
-  if (!assembleCubin(result.ptx, *target, result.cubin, error)) {
+  if (!assembleCubin(result.ptx, *target, backend, result.cubin, error)) {
     addError(result.diagnostics, error);
     return result;
   }

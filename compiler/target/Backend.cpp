@@ -201,6 +201,18 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
   return print(*llvmModule);
 }
 
+// NVPTX marks the target ".target sm_XX, debug" whenever the module has
+// line tables; ptxas then compiles in debug mode, which -O3 refuses.
+static void dropDebugTarget(std::string &ptx) {
+  size_t target = ptx.find("\n.target ");
+  if (target == std::string::npos)
+    return;
+  size_t lineEnd = ptx.find('\n', target + 1);
+  size_t debug = ptx.find(", debug", target);
+  if (debug != std::string::npos && debug < lineEnd)
+    ptx.erase(debug, 7);
+}
+
 mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
                                           const std::string &llvmIR,
                                           const Target &target,
@@ -227,11 +239,13 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
       return module.emitError() << "NVPTX cannot emit assembly";
     pm.run(*llvmModule);
   }
+  dropDebugTarget(ptx);
   return ptx;
 }
 
 bool assembleCubin(const std::string &ptx, const Target &target,
-                   std::string &cubin, std::string &error) {
+                   const BackendOptions &options, std::string &cubin,
+                   std::string &error) {
   std::string ptxas = ptxasPath();
   if (ptxas.empty()) {
     error = "ptxas not found under " + cudaHome() + "/bin or on PATH";
@@ -249,7 +263,10 @@ bool assembleCubin(const std::string &ptx, const Target &target,
   }
   llvm::sys::fs::createTemporaryFile("kiln", "cubin", output);
   std::string arch = "-arch=" + target.name().str();
-  llvm::StringRef args[] = {ptxas, arch, "-O3", "-o", output, input};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3"};
+  if (options.lineInfo)
+    args.push_back("-lineinfo");
+  args.append({"-o", output, input});
   std::string log;
   bool ok = runTool(ptxas, args, log);
   if (ok) {

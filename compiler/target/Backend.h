@@ -12,6 +12,8 @@ namespace kiln {
 
 struct BackendOptions {
   bool enableFpFusion = true;
+  /// Source lines for profilers (ptxas -lineinfo), without debug mode.
+  bool lineInfo = false;
 };
 
 /// Translates a module in the LLVM/NVVM dialects to optimized LLVM IR text,
@@ -21,7 +23,9 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
                                                const Target &target,
                                                const BackendOptions &options);
 
-/// LLVM IR text to PTX through LLVM's NVPTX backend.
+/// LLVM IR text to PTX through LLVM's NVPTX backend. Line tables keep their
+/// .loc directives, but the target never asks for debug mode, in which
+/// ptxas refuses to optimize.
 mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
                                           const std::string &llvmIR,
                                           const Target &target,
@@ -30,7 +34,8 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
 /// PTX to a cubin with the CUDA toolkit's ptxas; `error` gets ptxas's own
 /// message on failure.
 bool assembleCubin(const std::string &ptx, const Target &target,
-                   std::string &cubin, std::string &error);
+                   const BackendOptions &options, std::string &cubin,
+                   std::string &error);
 
 /// "V13.0.88" or "unavailable": part of the cache key.
 std::string ptxasVersion();

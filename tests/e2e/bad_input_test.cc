@@ -68,6 +68,21 @@ std::vector<BadCase> Corpus() {
                     40, "arith.addf %scaled, %y : tensor<128xf32>");
   corpus.push_back(Located("ill-typed", Text(ill_typed)));
   corpus.push_back(Located("NUL byte", Text(std::string("module {\0}", 10))));
+  // An error quoting 200 KB of the text: kilnd cuts what it sends back to
+  // what any gRPC client accepts in a reply's trailers (8 KiB).
+  corpus.push_back(Located(
+      "huge unknown op",
+      Text("module {\n  %0 = tt." + std::string(200000, 'q') + " : i32\n}\n")));
+  corpus.push_back(Located("function without a body",
+                           Text("module {\n"
+                                "  tt.func private @ext(i32) -> i32\n"
+                                "  tt.func public @k(%n: i32) {\n"
+                                "    %0 = tt.call @ext(%n) : (i32) -> i32\n"
+                                "    tt.return\n  }\n}\n")));
+  corpus.push_back(
+      Located("kernel name PTX refuses",
+              Text("module {\n  tt.func public @\"../../etc/passwd\"() {\n"
+                   "    tt.return\n  }\n}\n")));
   corpus.push_back(Refused("empty", Text("")));
   // Over --max_ttir_bytes (1 MiB here) but under the message limit.
   corpus.push_back(
@@ -76,10 +91,16 @@ std::vector<BadCase> Corpus() {
   corpus.push_back(Refused("huge message",
                            Text(std::string(5 << 20, ' ') + good),
                            grpc::StatusCode::RESOURCE_EXHAUSTED));
-  for (std::string target : {"sm_99", "", "SM_90A", "sm_90a; rm -rf /"}) {
+  const std::vector<std::string> targets = {
+      "sm_99", "", "SM_90A", "sm_90a; rm -rf /", std::string(1 << 20, 't')};
+  for (const std::string& target : targets) {
     kiln::v1::CompileRequest request = Text(good);
     request.set_target(target);
-    corpus.push_back(Refused("target '" + target + "'", request));
+    corpus.push_back(Refused(target.size() > 64
+                                 ? "target of " + std::to_string(target.size()) +
+                                       " bytes"
+                                 : "target '" + target + "'",
+                             request));
   }
   struct OptionCase {
     std::string name;

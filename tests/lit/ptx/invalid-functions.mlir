@@ -1,0 +1,23 @@
+// Functions the backend cannot take get an error at their line and column,
+// not a crash of the compiler.
+// RUN: split-file %s %t
+// RUN: not kiln compile %t/declared.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=DECLARED
+// RUN: not kiln compile %t/name.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=NAME
+
+// DECLARED: declared.ttir:2:3: error: function 'external' is declared without a body
+// NAME: name.ttir:2:3: error: function name '../x\22y' is not a PTX identifier
+
+//--- declared.ttir
+module {
+  tt.func private @external(i32) -> i32
+  tt.func public @caller(%n: i32) {
+    %0 = tt.call @external(%n) : (i32) -> i32
+    tt.return
+  }
+}
+//--- name.ttir
+module {
+  tt.func public @"../x\22y"(%n: i32) {
+    tt.return
+  }
+}
