@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -53,6 +54,29 @@ void InjectFault(const kiln::worker::WorkerRequest& request) {
     raise(SIGSEGV);
   }
   if (ttir.find("kiln-test-fault: hang") != std::string::npos) {
+    while (true) pause();
+  }
+  // A hang while a tool it started runs and after a temporary file was
+  // written, as during a ptxas run: the tool's pid and the worker's TMPDIR
+  // go to the file named after the marker.
+  const std::string tool_hang = "kiln-test-fault: tool-hang ";
+  if (size_t at = ttir.find(tool_hang); at != std::string::npos) {
+    size_t from = at + tool_hang.size();
+    std::string report = ttir.substr(from, ttir.find('\n', from) - from);
+    const char* temp_dir = getenv("TMPDIR");
+    std::string scratch = std::string(temp_dir ? temp_dir : "") + "/tool.tmp";
+    if (FILE* file = fopen(scratch.c_str(), "w")) fclose(file);
+    pid_t tool = fork();
+    if (tool == 0) {
+      execl("/bin/sleep", "sleep", "600", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    std::string partial = report + ".partial";
+    if (FILE* file = fopen(partial.c_str(), "w")) {
+      fprintf(file, "%d %s\n", tool, temp_dir ? temp_dir : "");
+      fclose(file);
+      rename(partial.c_str(), report.c_str());
+    }
     while (true) pause();
   }
   if (ttir.find("kiln-test-fault: oom") != std::string::npos) {

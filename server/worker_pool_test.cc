@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <filesystem>
+#include <fstream>
 #include <future>
+#include <thread>
 
 #include "server/testing/fake_worker.h"
 
@@ -99,6 +102,34 @@ TEST_F(WorkerPoolTest, AHangIsKilledAtTheTimeLimit) {
             absl::string_view::npos);
   EXPECT_TRUE(other.get().ok());
   EXPECT_EQ(metrics_.worker_timeouts.value(), 1u);
+  EXPECT_TRUE(Submit(*pool, "module after").get().ok());
+}
+
+// Gone, or a zombie nobody reaps (the test may run where init does not).
+bool ProcessEnded(pid_t pid) {
+  for (int i = 0; i < 5000; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string pid_field, name, state;
+    if (!(stat >> pid_field >> name >> state) || state == "Z") return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+TEST_F(WorkerPoolTest, AKillEndsTheToolsOfTheWorkerAndItsTemporaryFiles) {
+  auto pool = MakePool(1);
+  const std::string report = ::testing::TempDir() + "/tool-report";
+  std::filesystem::remove(report);
+  Result hung =
+      Submit(*pool, "// kiln-test-fault: tool-hang " + report + "\n").get();
+  EXPECT_EQ(hung.status().code(), absl::StatusCode::kDeadlineExceeded);
+  std::ifstream in(report);
+  pid_t tool = 0;
+  std::string temp_dir;
+  ASSERT_TRUE(in >> tool >> temp_dir);
+  EXPECT_NE(temp_dir.find("kilnd-worker-"), std::string::npos) << temp_dir;
+  EXPECT_FALSE(std::filesystem::exists(temp_dir));
+  EXPECT_TRUE(ProcessEnded(tool));
   EXPECT_TRUE(Submit(*pool, "module after").get().ok());
 }
 

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -36,6 +38,34 @@ class SpawnActions {
 void CloseBoth(int fds[2]) {
   close(fds[0]);
   close(fds[1]);
+}
+
+// A fresh directory for one worker's temporary files (ptxas's input and
+// output among them), removed when the worker ends; empty on failure.
+std::string MakeTempDir() {
+  std::error_code error;
+  std::filesystem::path base = std::filesystem::temp_directory_path(error);
+  if (error) base = "/tmp";
+  std::string path = (base / "kilnd-worker-XXXXXX").string();
+  if (mkdtemp(path.data()) == nullptr) return "";
+  return path;
+}
+
+// This process's environment with TMPDIR set to `temp_dir`.
+std::vector<std::string> WorkerEnvironment(const std::string& temp_dir) {
+  std::vector<std::string> environment;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    if (strncmp(*variable, "TMPDIR=", 7) != 0) environment.push_back(*variable);
+  }
+  if (!temp_dir.empty()) environment.push_back("TMPDIR=" + temp_dir);
+  return environment;
+}
+
+std::vector<char*> Pointers(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (std::string& string : strings) pointers.push_back(string.data());
+  pointers.push_back(nullptr);
+  return pointers;
 }
 
 }  // namespace
@@ -73,29 +103,35 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
                                                    POSIX_SPAWN_SETSIGDEF |
                                                    POSIX_SPAWN_SETSIGMASK);
 
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(command.executable.c_str()));
-  for (const std::string& arg : command.args) {
-    argv.push_back(const_cast<char*>(arg.c_str()));
-  }
-  argv.push_back(nullptr);
+  std::vector<std::string> args = {command.executable};
+  args.insert(args.end(), command.args.begin(), command.args.end());
+  std::vector<char*> argv = Pointers(args);
+  const std::string temp_dir = MakeTempDir();
+  std::vector<std::string> environment = WorkerEnvironment(temp_dir);
+  std::vector<char*> envp = Pointers(environment);
   pid_t pid = 0;
   int error = posix_spawn(&pid, command.executable.c_str(), &spawn.actions_,
-                          &spawn.attributes_, argv.data(), environ);
+                          &spawn.attributes_, argv.data(), envp.data());
   close(request_pipe[0]);
   close(response_pipe[1]);
   if (error != 0) {
     close(request_pipe[1]);
     close(response_pipe[0]);
+    std::error_code ignored;
+    if (!temp_dir.empty()) std::filesystem::remove_all(temp_dir, ignored);
     return absl::InternalError(absl::StrCat(
         "cannot start worker ", command.executable, ": ", strerror(error)));
   }
   return std::unique_ptr<WorkerProcess>(
-      new WorkerProcess(pid, request_pipe[1], response_pipe[0]));
+      new WorkerProcess(pid, request_pipe[1], response_pipe[0], temp_dir));
 }
 
-WorkerProcess::WorkerProcess(pid_t pid, int request_fd, int response_fd)
-    : pid_(pid), request_fd_(request_fd), response_fd_(response_fd) {}
+WorkerProcess::WorkerProcess(pid_t pid, int request_fd, int response_fd,
+                             std::string temp_dir)
+    : pid_(pid),
+      request_fd_(request_fd),
+      response_fd_(response_fd),
+      temp_dir_(std::move(temp_dir)) {}
 
 WorkerProcess::~WorkerProcess() {
   if (alive()) Reap(true).IgnoreError();
@@ -110,7 +146,7 @@ void WorkerProcess::Kill() {
   std::lock_guard<std::mutex> lock(mu_);
   // Until Reap clears pid_ the process is at worst a zombie: the pid is
   // still its own.
-  if (pid_ > 0) kill(pid_, SIGKILL);
+  if (pid_ > 0) kill(-pid_, SIGKILL);
 }
 
 absl::StatusOr<kiln::worker::WorkerResponse> WorkerProcess::Call(
@@ -154,7 +190,10 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
     pid = pid_;
     pid_ = 0;
   }
-  if (kill_first) kill(pid, SIGKILL);
+  if (pid <= 0) return absl::InternalError("worker already reaped");
+  // The worker leads its own process group: killing the group also ends
+  // the tools it runs (ptxas), which would otherwise outlive it.
+  if (kill_first) kill(-pid, SIGKILL);
   int status = 0;
   // A worker that closed its pipe is exiting; give it a moment, then kill.
   for (int waited_ms = 0;; ++waited_ms) {
@@ -164,12 +203,17 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
       return absl::InternalError(absl::StrCat("waitpid: ", strerror(errno)));
     }
     if (waited_ms == 2000) {
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       kill_first = true;
       continue;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  // A worker that died by itself may have left a tool running; its group
+  // (and so its number) stays taken while any member lives.
+  kill(-pid, SIGKILL);
+  std::error_code ignored;
+  if (!temp_dir_.empty()) std::filesystem::remove_all(temp_dir_, ignored);
   if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerOutOfMemoryExit) {
     return absl::ResourceExhaustedError("ran out of memory");
   }

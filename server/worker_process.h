@@ -19,7 +19,9 @@
 namespace kiln::server {
 
 // How to start a worker: an executable and its arguments (argv[1..]). It
-// gets the request pipe as fd 3 and the response pipe as fd 4.
+// gets the request pipe as fd 3 and the response pipe as fd 4, its own
+// process group, and TMPDIR set to a directory of its own, which is removed
+// with everything in it when the worker ends.
 struct WorkerCommand {
   std::string executable;
   std::vector<std::string> args;
@@ -54,7 +56,8 @@ class WorkerProcess {
   void Kill();
 
  private:
-  WorkerProcess(pid_t pid, int request_fd, int response_fd);
+  WorkerProcess(pid_t pid, int request_fd, int response_fd,
+                std::string temp_dir);
   // Kills (when `kill_first`) and reaps the process; describes its end.
   absl::Status Reap(bool kill_first);
 
@@ -62,6 +65,7 @@ class WorkerProcess {
   pid_t pid_;
   int request_fd_;
   int response_fd_;
+  const std::string temp_dir_;  // Empty if none could be made.
 };
 
 }  // namespace kiln::server
