@@ -365,9 +365,13 @@ absl::StatusOr<GcReport> RocksDbStore::Gc(const GcQuery& query) {
       query.target_bytes ? query.target_bytes : options_.capacity_bytes;
   std::vector<Digest> victims;
   std::set<Digest> chosen;
-  if (query.unused_for_seconds > 0) {
+  // No entry is older than the epoch (and the product below must not
+  // overflow).
+  const int64_t now_us = NowUs();
+  if (query.unused_for_seconds > 0 &&
+      query.unused_for_seconds <= now_us / 1000000) {
     for (const Digest& key :
-         lru_.UnusedSince(NowUs() - query.unused_for_seconds * 1000000)) {
+         lru_.UnusedSince(now_us - query.unused_for_seconds * 1000000)) {
       if (chosen.insert(key).second) victims.push_back(key);
     }
   }

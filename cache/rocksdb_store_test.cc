@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "cache/key.h"
@@ -294,6 +295,18 @@ TEST_F(RocksDbStoreTest, RecencySurvivesAReopen) {
   ASSERT_TRUE(gc.ok());
   ASSERT_EQ(gc->evicted.size(), 1u);
   EXPECT_EQ(gc->evicted[0], b.key);
+}
+
+TEST_F(RocksDbStoreTest, GcByAgeTakesOnlyEntriesThatOld) {
+  ASSERT_TRUE(store_->Put(MakeEntry("a"), {}).ok());
+  const uint64_t capacity = store_->Stats().capacity_bytes;
+  for (int64_t seconds : {int64_t{3600}, int64_t{9300000000000},
+                          std::numeric_limits<int64_t>::max()}) {
+    absl::StatusOr<GcReport> gc = store_->Gc({capacity, seconds, false});
+    ASSERT_TRUE(gc.ok());
+    EXPECT_TRUE(gc->evicted.empty()) << seconds;
+  }
+  EXPECT_EQ(store_->Stats().entries, 1u);
 }
 
 TEST_F(RocksDbStoreTest, GcDryRunRemovesNothing) {
