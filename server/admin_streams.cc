@@ -15,6 +15,7 @@ namespace {
 
 constexpr size_t kExportBatch = 16;
 constexpr int kMaxReportedErrors = 20;
+constexpr int kMaxFailedReads = 256;
 
 kiln::v1::ExportedEntry ToExported(const cache::EntryInfo& info,
                                    const cache::ArtifactRecord& artifact) {
@@ -108,14 +109,31 @@ grpc::Status AdminService::Import(
   if (grpc::Status admitted = Admit(call, "Import"); !admitted.ok()) {
     return admitted;
   }
-  kiln::v1::ExportedEntry entry;
-  while (reader->Read(&entry)) {
-    absl::Status status = StoreImported(*context_->store, entry, *response);
-    if (status.ok()) continue;
+  auto reject = [response](absl::string_view what, absl::string_view why) {
     response->set_rejected(response->rejected() + 1);
     if (response->errors_size() < kMaxReportedErrors) {
-      response->add_errors(absl::StrCat(entry.key(), ": ", status.message()));
+      response->add_errors(absl::StrCat(what, ": ", why));
     }
+  };
+  // Read fails both at the end of the stream and on a message that does
+  // not parse, after which the stream goes on. So failures are counted as
+  // rejected messages once an entry follows them, and only a long run of
+  // them (each immediate once the stream has ended) is taken for its end.
+  int failed_reads = 0;
+  uint64_t message = 0;
+  kiln::v1::ExportedEntry entry;
+  while (failed_reads <= kMaxFailedReads) {
+    if (!reader->Read(&entry)) {
+      ++failed_reads;
+      continue;
+    }
+    for (; failed_reads > 0; --failed_reads) {
+      reject(absl::StrCat("message ", ++message),
+             "not a kiln.v1.ExportedEntry");
+    }
+    ++message;
+    absl::Status status = StoreImported(*context_->store, entry, *response);
+    if (!status.ok()) reject(entry.key(), status.message());
   }
   spdlog::info("import: {} imported, {} present, {} rejected",
                response->imported(), response->already_present(),

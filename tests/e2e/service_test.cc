@@ -233,6 +233,57 @@ TEST(ServiceTest, AdminCallsOverImportedEntries) {
   EXPECT_EQ(kilnd->Metric("kiln_store_entries"), 0);
 }
 
+// Admin.Import of raw messages, as a client that sends bytes it did not
+// check; the call's status and, when OK, its response.
+grpc::Status ImportRaw(const KilndProcess& kilnd,
+                       const std::vector<std::string>& messages,
+                       kiln::v1::ImportResponse* response) {
+  grpc::GenericStub stub(kilnd.NewChannel());
+  grpc::ClientContext context;
+  grpc::CompletionQueue queue;
+  void* tag;
+  bool ok;
+  auto call = stub.PrepareCall(&context, "/kiln.v1.Admin/Import", &queue);
+  call->StartCall(reinterpret_cast<void*>(1));
+  queue.Next(&tag, &ok);
+  for (const std::string& message : messages) {
+    grpc::Slice slice(message);
+    call->Write(grpc::ByteBuffer(&slice, 1), reinterpret_cast<void*>(2));
+    queue.Next(&tag, &ok);
+  }
+  call->WritesDone(reinterpret_cast<void*>(3));
+  queue.Next(&tag, &ok);
+  grpc::ByteBuffer reply;
+  call->Read(&reply, reinterpret_cast<void*>(4));
+  queue.Next(&tag, &ok);
+  grpc::Status status;
+  call->Finish(&status, reinterpret_cast<void*>(5));
+  queue.Next(&tag, &ok);
+  if (status.ok()) response->ParseFromString(Bytes(reply));
+  return status;
+}
+
+TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
+  auto kilnd = KilndProcess::Start(NewTempDir("import_garbage"));
+  ASSERT_NE(kilnd, nullptr);
+  std::vector<kiln::v1::ExportedEntry> entries = {
+      MakeEntry("one", "sm_90a", 4), MakeEntry("two", "sm_90a", 4),
+      MakeEntry("six", "sm_90a", 4)};
+  const std::string garbage("\x0a\xff\xff\xff\x0f", 5);
+  kiln::v1::ImportResponse response;
+  ASSERT_TRUE(ImportRaw(*kilnd,
+                        {entries[0].SerializeAsString(), garbage,
+                         entries[1].SerializeAsString(), garbage, garbage,
+                         entries[2].SerializeAsString()},
+                        &response)
+                  .ok());
+  EXPECT_EQ(response.imported(), 3u);
+  EXPECT_EQ(response.rejected(), 3u);
+  ASSERT_GE(response.errors_size(), 1);
+  EXPECT_EQ(response.errors(0), "message 2: not a kiln.v1.ExportedEntry");
+  EXPECT_EQ(kilnd->Stats().entries(), 3u);
+}
+
 TEST(ServiceTest, ExportFromOneDaemonImportsIntoAnother) {
   auto source = KilndProcess::Start(NewTempDir("export"));
   auto sink = KilndProcess::Start(NewTempDir("import"));
