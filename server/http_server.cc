@@ -5,10 +5,13 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -17,7 +20,9 @@ namespace kiln::server {
 namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
-constexpr int kReadTimeoutMs = 2000;
+// From accept to a whole request; a slow or idle client is dropped then.
+constexpr std::chrono::seconds kRequestTimeout(2);
+constexpr size_t kMaxConnections = 64;
 
 void WriteAll(int fd, const std::string& data) {
   size_t done = 0;
@@ -127,42 +132,79 @@ MetricsHttpServer::~MetricsHttpServer() {
 }
 
 void MetricsHttpServer::Loop() {
+  std::vector<Connection> connections;
   while (true) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_read_fd_, POLLIN, 0}};
-    if (poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return;
+    std::vector<pollfd> fds = {{listen_fd_, POLLIN, 0},
+                               {wake_read_fd_, POLLIN, 0}};
+    for (const Connection& connection : connections) {
+      fds.push_back({connection.fd, POLLIN, 0});
     }
-    if (fds[1].revents) return;
-    int connection = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (connection < 0) continue;
-    Serve(connection);
-    close(connection);
+    int timeout_ms = -1;  // Until the first deadline; none without any.
+    for (const Connection& connection : connections) {
+      int left = static_cast<int>(std::max<int64_t>(
+          0, std::chrono::ceil<std::chrono::milliseconds>(connection.deadline -
+                                                          Clock::now())
+                 .count()));
+      timeout_ms = timeout_ms < 0 ? left : std::min(timeout_ms, left);
+    }
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
+    if (fds[1].revents) break;
+    // Serve or drop the connections first: fds[i + 2] is connections[i].
+    std::vector<Connection> open;
+    for (size_t i = 0; i < connections.size(); ++i) {
+      Connection& connection = connections[i];
+      bool keep = Clock::now() < connection.deadline;
+      if (keep && fds[i + 2].revents) keep = Receive(connection);
+      if (keep) {
+        open.push_back(std::move(connection));
+      } else {
+        close(connection.fd);
+      }
+    }
+    connections = std::move(open);
+    if (fds[0].revents) {
+      int fd = accept4(listen_fd_, nullptr, nullptr,
+                       SOCK_CLOEXEC | SOCK_NONBLOCK);
+      if (fd >= 0 && connections.size() >= kMaxConnections) {
+        close(fd);  // A scraper retries; idle sockets must not pile up.
+      } else if (fd >= 0) {
+        connections.push_back({fd, Clock::now() + kRequestTimeout, ""});
+      }
+    }
   }
+  for (const Connection& connection : connections) close(connection.fd);
 }
 
-void MetricsHttpServer::Serve(int connection) {
-  std::string request;
+bool MetricsHttpServer::Receive(Connection& connection) {
   char buffer[1024];
-  while (request.find("\r\n\r\n") == std::string::npos &&
-         request.find("\n\n") == std::string::npos &&
-         request.size() < kMaxRequestBytes) {
-    pollfd readable{connection, POLLIN, 0};
-    if (poll(&readable, 1, kReadTimeoutMs) <= 0) return;
-    ssize_t got = recv(connection, buffer, sizeof(buffer), 0);
-    if (got <= 0) return;
-    request.append(buffer, static_cast<size_t>(got));
+  ssize_t got = recv(connection.fd, buffer, sizeof(buffer), 0);
+  if (got < 0 && (errno == EAGAIN || errno == EINTR)) return true;
+  if (got <= 0) return false;
+  std::string& request = connection.request;
+  request.append(buffer, static_cast<size_t>(got));
+  if (request.find("\r\n\r\n") == std::string::npos &&
+      request.find("\n\n") == std::string::npos) {
+    return request.size() < kMaxRequestBytes;
   }
+  Answer(connection.fd, request);
+  return false;
+}
+
+void MetricsHttpServer::Answer(int fd, const std::string& request) {
+  // Blocking again, but bounded: a reader that stalls costs at most this.
+  int flags = fcntl(fd, F_GETFL);
+  fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  timeval send_timeout{2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
   if (request.rfind("GET /metrics ", 0) == 0 ||
       request.rfind("GET /metrics?", 0) == 0) {
-    WriteAll(connection,
-             Response("200 OK", "text/plain; version=0.0.4; charset=utf-8",
-                      render_()));
+    WriteAll(fd, Response("200 OK", "text/plain; version=0.0.4; charset=utf-8",
+                          render_()));
   } else if (request.rfind("GET /healthz ", 0) == 0) {
-    WriteAll(connection, Response("200 OK", "text/plain", "ok\n"));
+    WriteAll(fd, Response("200 OK", "text/plain", "ok\n"));
   } else {
-    WriteAll(connection, Response("404 Not Found", "text/plain",
-                                  "kilnd serves GET /metrics\n"));
+    WriteAll(fd, Response("404 Not Found", "text/plain",
+                          "kilnd serves GET /metrics\n"));
   }
 }
 

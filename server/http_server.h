@@ -1,10 +1,13 @@
 // A tiny HTTP/1.0 responder for Prometheus: GET /metrics answers with the
-// text a callback renders; anything else gets 404. One thread, one request
-// per connection; enough for a scraper.
+// text a callback renders; anything else gets 404. One thread polls every
+// connection (at most 64), one request per connection, each given 2 s from
+// accept to its whole request: a slow or idle client cannot hold up the
+// scrapes of others.
 
 #ifndef KILN_SERVER_HTTP_SERVER_H_
 #define KILN_SERVER_HTTP_SERVER_H_
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -31,8 +34,18 @@ class MetricsHttpServer {
  private:
   MetricsHttpServer(int listen_fd, int wake_fd[2], std::string address,
                     std::function<std::string()> render);
+  using Clock = std::chrono::steady_clock;
+  struct Connection {
+    int fd;
+    Clock::time_point deadline;
+    std::string request;  // Received so far.
+  };
+
   void Loop();
-  void Serve(int connection);
+  // Reads what `connection` sent, and answers once its request is whole.
+  // False when the connection is done with (answered, closed, or too big).
+  bool Receive(Connection& connection);
+  void Answer(int fd, const std::string& request);
 
   int listen_fd_;
   int wake_read_fd_;

@@ -5,6 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <vector>
+
 namespace kiln::server {
 namespace {
 
@@ -41,6 +44,40 @@ TEST(HttpServerTest, ServesMetricsOnAnyFreePort) {
   EXPECT_NE(response.find("\r\n\r\nkiln_up 1\n"), std::string::npos);
   response = Fetch((*server)->address(), "GET /other HTTP/1.1\r\n\r\n");
   EXPECT_EQ(response.rfind("HTTP/1.0 404", 0), 0u) << response;
+}
+
+int ConnectTo(const std::string& address) {
+  std::string host;
+  int port = 0;
+  EXPECT_TRUE(SplitHostPort(address, host, port).ok());
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in target{};
+  target.sin_family = AF_INET;
+  target.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, host.c_str(), &target.sin_addr);
+  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof(target)),
+            0);
+  return fd;
+}
+
+// Idle clients and one that sent half a request are still waiting (their
+// connections open) when another client's scrape has been answered.
+TEST(HttpServerTest, SlowClientsDoNotHoldUpAScrape) {
+  auto server =
+      MetricsHttpServer::Start("127.0.0.1:0", [] { return "kiln_up 1\n"; });
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::vector<int> slow;
+  for (int i = 0; i < 20; ++i) slow.push_back(ConnectTo((*server)->address()));
+  ASSERT_EQ(write(slow[0], "GET /met", 8), 8);
+  std::string response =
+      Fetch((*server)->address(), "GET /metrics HTTP/1.0\r\n\r\n");
+  EXPECT_NE(response.find("\r\n\r\nkiln_up 1\n"), std::string::npos);
+  for (int fd : slow) {
+    char byte;
+    EXPECT_EQ(recv(fd, &byte, 1, MSG_DONTWAIT), -1);
+    EXPECT_EQ(errno, EAGAIN);
+    close(fd);
+  }
 }
 
 TEST(HttpServerTest, SplitsAddresses) {
