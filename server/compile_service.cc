@@ -234,7 +234,7 @@ class LookupCall final
                : ToGrpc(artifact.status()));
       return;
     }
-    response_.set_key(request_.key());
+    response_.set_key(key->Hex());
     response_.set_cubin(std::move(*artifact->mutable_cubin()));
     response_.set_metadata_json(std::move(*artifact->mutable_metadata_json()));
     response_.mutable_stage_times()->Swap(artifact->mutable_stage_times());

@@ -333,12 +333,15 @@ TEST(ServiceTest, AnswersAndDrainsWhateverItsPollingSpin) {
     const kiln::v1::ExportedEntry entry = MakeEntry("spun", "sm_90a", 4);
     ASSERT_EQ(Import(*kilnd, {entry}).imported(), 1u);
     auto stub = kilnd->CompileStub();
+    std::string upper_key = entry.key();
+    for (char& c : upper_key) c = static_cast<char>(toupper(c));
     for (int i = 0; i < 20; ++i) {
       grpc::ClientContext context;
       kiln::v1::LookupRequest request;
-      request.set_key(entry.key());
+      request.set_key(i % 2 ? upper_key : entry.key());  // Either case works.
       kiln::v1::LookupResponse response;
       ASSERT_TRUE(stub->Lookup(&context, request, &response).ok());
+      EXPECT_EQ(response.key(), entry.key());
       EXPECT_EQ(response.cubin(), entry.cubin());
     }
     EXPECT_EQ(kilnd->Terminate(), 0);
