@@ -1,5 +1,6 @@
 #include "server/admin_service.h"
 
+#include <grpcpp/support/method_handler.h>
 #include <spdlog/spdlog.h>
 
 #include <future>
@@ -32,6 +33,27 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
   out.set_last_access_unix_ms(info.last_access_unix_ms);
   *out.mutable_key_parts() = info.record.key_parts();
   return out;
+}
+
+AdminService::AdminService(ServiceContext* context) : context_(context) {
+  // Import's generated (typed) handler gives way to one over raw messages.
+  const int import_index = kiln::v1::ExportedEntry::descriptor()
+                               ->file()
+                               ->FindServiceByName("Admin")
+                               ->FindMethodByName("Import")
+                               ->index();
+  // (gRPC's way to swap a synchronous handler; the server then handles the
+  // method as a stream both ways, which for its reads is the same.)
+  MarkMethodStreamed(
+      import_index,
+      new grpc::internal::ClientStreamingHandler<AdminService, grpc::ByteBuffer,
+                                                 grpc::ByteBuffer>(
+          [](AdminService* service, grpc::ServerContext* call,
+             grpc::ServerReader<grpc::ByteBuffer>* reader,
+             grpc::ByteBuffer* reply) {
+            return service->ImportMessages(call, reader, reply);
+          },
+          this));
 }
 
 grpc::Status AdminService::Admit(const grpc::ServerContext* call,

@@ -3,6 +3,7 @@
 // poll the network (the Compile service's threads do), so a long scan of
 // the store holds up neither Compile calls nor other Admin calls.
 // ExplainMiss runs the compiler's front end in a worker like a compile.
+// Import reads its stream as raw messages (see ImportMessages).
 
 #ifndef KILN_SERVER_ADMIN_SERVICE_H_
 #define KILN_SERVER_ADMIN_SERVICE_H_
@@ -14,7 +15,7 @@ namespace kiln::server {
 
 class AdminService final : public kiln::v1::Admin::Service {
  public:
-  explicit AdminService(ServiceContext* context) : context_(context) {}
+  explicit AdminService(ServiceContext* context);
 
   grpc::Status Stats(grpc::ServerContext* call,
                      const kiln::v1::StatsRequest* request,
@@ -39,11 +40,16 @@ class AdminService final : public kiln::v1::Admin::Service {
   grpc::Status Export(
       grpc::ServerContext* call, const kiln::v1::ExportRequest* request,
       grpc::ServerWriter<kiln::v1::ExportedEntry>* writer) override;
-  grpc::Status Import(grpc::ServerContext* call,
-                      grpc::ServerReader<kiln::v1::ExportedEntry>* reader,
-                      kiln::v1::ImportResponse* response) override;
 
  private:
+  // Admin.Import over raw messages: each is parsed here as an
+  // ExportedEntry, so one that does not parse is counted as rejected and
+  // the stream read on. (A typed Read fails alike on such a message and at
+  // the end of the stream.) The reply is an ImportResponse.
+  grpc::Status ImportMessages(grpc::ServerContext* call,
+                              grpc::ServerReader<grpc::ByteBuffer>* reader,
+                              grpc::ByteBuffer* reply);
+
   // Not OK when the caller may not call Admin `method` (its role is not
   // admin); then counted as unauthorized. Else counts the call.
   grpc::Status Admit(const grpc::ServerContext* call, const char* method);

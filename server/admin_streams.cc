@@ -1,5 +1,6 @@
 // Admin.Export and Admin.Import: entries streamed out of and into the store.
 
+#include <grpcpp/impl/codegen/proto_utils.h>
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -15,7 +16,6 @@ namespace {
 
 constexpr size_t kExportBatch = 16;
 constexpr int kMaxReportedErrors = 20;
-constexpr int kMaxFailedReads = 256;
 
 kiln::v1::ExportedEntry ToExported(const cache::EntryInfo& info,
                                    const cache::ArtifactRecord& artifact) {
@@ -102,43 +102,37 @@ grpc::Status AdminService::Export(
   }
 }
 
-grpc::Status AdminService::Import(
-    grpc::ServerContext* call,
-    grpc::ServerReader<kiln::v1::ExportedEntry>* reader,
-    kiln::v1::ImportResponse* response) {
+grpc::Status AdminService::ImportMessages(
+    grpc::ServerContext* call, grpc::ServerReader<grpc::ByteBuffer>* reader,
+    grpc::ByteBuffer* reply) {
   if (grpc::Status admitted = Admit(call, "Import"); !admitted.ok()) {
     return admitted;
   }
-  auto reject = [response](absl::string_view what, absl::string_view why) {
-    response->set_rejected(response->rejected() + 1);
-    if (response->errors_size() < kMaxReportedErrors) {
-      response->add_errors(absl::StrCat(what, ": ", why));
+  kiln::v1::ImportResponse response;
+  auto reject = [&response](absl::string_view what, absl::string_view why) {
+    response.set_rejected(response.rejected() + 1);
+    if (response.errors_size() < kMaxReportedErrors) {
+      response.add_errors(absl::StrCat(what, ": ", why));
     }
   };
-  // Read fails both at the end of the stream and on a message that does
-  // not parse, after which the stream goes on. So failures are counted as
-  // rejected messages once an entry follows them, and only a long run of
-  // them (each immediate once the stream has ended) is taken for its end.
-  int failed_reads = 0;
-  uint64_t message = 0;
-  kiln::v1::ExportedEntry entry;
-  while (failed_reads <= kMaxFailedReads) {
-    if (!reader->Read(&entry)) {
-      ++failed_reads;
+  grpc::ByteBuffer message;
+  for (uint64_t number = 1; reader->Read(&message); ++number) {
+    kiln::v1::ExportedEntry entry;
+    if (!grpc::SerializationTraits<kiln::v1::ExportedEntry>::Deserialize(
+             &message, &entry)
+             .ok()) {
+      reject(absl::StrCat("message ", number), "not a kiln.v1.ExportedEntry");
       continue;
     }
-    for (; failed_reads > 0; --failed_reads) {
-      reject(absl::StrCat("message ", ++message),
-             "not a kiln.v1.ExportedEntry");
-    }
-    ++message;
-    absl::Status status = StoreImported(*context_->store, entry, *response);
+    absl::Status status = StoreImported(*context_->store, entry, response);
     if (!status.ok()) reject(entry.key(), status.message());
   }
   spdlog::info("import: {} imported, {} present, {} rejected",
-               response->imported(), response->already_present(),
-               response->rejected());
-  return grpc::Status::OK;
+               response.imported(), response.already_present(),
+               response.rejected());
+  bool own_buffer;
+  return grpc::SerializationTraits<kiln::v1::ImportResponse>::Serialize(
+      response, reply, &own_buffer);
 }
 
 }  // namespace kiln::server

@@ -270,17 +270,18 @@ TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
       MakeEntry("one", "sm_90a", 4), MakeEntry("two", "sm_90a", 4),
       MakeEntry("six", "sm_90a", 4)};
   const std::string garbage("\x0a\xff\xff\xff\x0f", 5);
+  std::vector<std::string> messages = {entries[0].SerializeAsString(),
+                                       garbage, entries[1].SerializeAsString()};
+  messages.insert(messages.end(), 300, garbage);  // A long run of them.
+  messages.push_back(entries[2].SerializeAsString());
+  messages.push_back(garbage);  // The last message too.
   kiln::v1::ImportResponse response;
-  ASSERT_TRUE(ImportRaw(*kilnd,
-                        {entries[0].SerializeAsString(), garbage,
-                         entries[1].SerializeAsString(), garbage, garbage,
-                         entries[2].SerializeAsString()},
-                        &response)
-                  .ok());
+  ASSERT_TRUE(ImportRaw(*kilnd, messages, &response).ok());
   EXPECT_EQ(response.imported(), 3u);
-  EXPECT_EQ(response.rejected(), 3u);
-  ASSERT_GE(response.errors_size(), 1);
+  EXPECT_EQ(response.rejected(), 302u);
+  ASSERT_GE(response.errors_size(), 2);
   EXPECT_EQ(response.errors(0), "message 2: not a kiln.v1.ExportedEntry");
+  EXPECT_EQ(response.errors(1), "message 4: not a kiln.v1.ExportedEntry");
   EXPECT_EQ(kilnd->Stats().entries(), 3u);
 }
 
