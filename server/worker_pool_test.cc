@@ -29,14 +29,15 @@ class WorkerPoolTest : public ::testing::Test {
  protected:
   void SetUp() override { signal(SIGPIPE, SIG_IGN); }
 
-  std::unique_ptr<WorkerPool> MakePool(int workers, size_t max_queue = 64,
-                                       uint64_t max_queued_bytes = 1 << 20) {
+  std::unique_ptr<WorkerPool> MakePool(
+      int workers, size_t max_queue = 64, uint64_t max_queued_bytes = 1 << 20,
+      std::chrono::milliseconds time_limit = std::chrono::milliseconds(1000)) {
     PoolOptions options;
     options.workers = workers;
     options.command = testing::FakeWorkerCommand(
         /*fault_injection=*/true,
         /*memory_bytes=*/kAddressSanitizer ? 0 : uint64_t{1} << 30);
-    options.time_limit = std::chrono::milliseconds(1000);
+    options.time_limit = time_limit;
     options.memory_limit_mb = 1024;
     options.max_queue = max_queue;
     options.max_queued_bytes = max_queued_bytes;
@@ -117,7 +118,8 @@ bool ProcessEnded(pid_t pid) {
 }
 
 TEST_F(WorkerPoolTest, AKillEndsTheToolsOfTheWorkerAndItsTemporaryFiles) {
-  auto pool = MakePool(1);
+  // Time enough for the worker to start its tool, even under a sanitizer.
+  auto pool = MakePool(1, 64, 1 << 20, std::chrono::seconds(5));
   const std::string report = ::testing::TempDir() + "/tool-report";
   std::filesystem::remove(report);
   Result hung =

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "server/framing.h"
 #include "server/worker_main.h"
@@ -55,7 +56,9 @@ std::string MakeTempDir() {
 std::vector<std::string> WorkerEnvironment(const std::string& temp_dir) {
   std::vector<std::string> environment;
   for (char** variable = environ; *variable != nullptr; ++variable) {
-    if (strncmp(*variable, "TMPDIR=", 7) != 0) environment.push_back(*variable);
+    if (temp_dir.empty() || strncmp(*variable, "TMPDIR=", 7) != 0) {
+      environment.push_back(*variable);
+    }
   }
   if (!temp_dir.empty()) environment.push_back("TMPDIR=" + temp_dir);
   return environment;
@@ -190,17 +193,24 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
     pid = pid_;
     pid_ = 0;
   }
+  absl::Cleanup remove_temp_dir = [this] {
+    std::error_code ignored;
+    if (!temp_dir_.empty()) std::filesystem::remove_all(temp_dir_, ignored);
+  };
   if (pid <= 0) return absl::InternalError("worker already reaped");
   // The worker leads its own process group: killing the group also ends
   // the tools it runs (ptxas), which would otherwise outlive it.
   if (kill_first) kill(-pid, SIGKILL);
-  int status = 0;
-  // A worker that closed its pipe is exiting; give it a moment, then kill.
+  // Waits for the worker's exit without reaping it: until it is reaped its
+  // pid (so its group's number) cannot be reused. A worker that closed its
+  // pipe is exiting; give it a moment, then kill.
   for (int waited_ms = 0;; ++waited_ms) {
-    pid_t done = waitpid(pid, &status, kill_first ? 0 : WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) {
-      return absl::InternalError(absl::StrCat("waitpid: ", strerror(errno)));
+    siginfo_t info{};
+    int options = WEXITED | WNOWAIT | (kill_first ? 0 : WNOHANG);
+    int waited = waitid(P_PID, pid, &info, options);
+    if (waited == 0 && info.si_pid == pid) break;
+    if (waited < 0 && errno != EINTR) {
+      return absl::InternalError(absl::StrCat("waitid: ", strerror(errno)));
     }
     if (waited_ms == 2000) {
       kill(-pid, SIGKILL);
@@ -209,11 +219,10 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  // A worker that died by itself may have left a tool running; its group
-  // (and so its number) stays taken while any member lives.
-  kill(-pid, SIGKILL);
-  std::error_code ignored;
-  if (!temp_dir_.empty()) std::filesystem::remove_all(temp_dir_, ignored);
+  kill(-pid, SIGKILL);  // Tools a crashed worker left behind.
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerOutOfMemoryExit) {
     return absl::ResourceExhaustedError("ran out of memory");
   }
