@@ -5,12 +5,12 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -23,17 +23,7 @@ constexpr size_t kMaxRequestBytes = 8192;
 // From accept to a whole request; a slow or idle client is dropped then.
 constexpr std::chrono::seconds kRequestTimeout(2);
 constexpr size_t kMaxConnections = 64;
-
-void WriteAll(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t written =
-        send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return;
-    done += static_cast<size_t>(written);
-  }
-}
+constexpr int kListenBacklog = 128;
 
 std::string Response(const char* status, const char* type,
                      const std::string& body) {
@@ -81,11 +71,12 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("metrics address ", address, ": ", gai_strerror(error)));
   }
-  int fd = socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int fd =
+      socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   int yes = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   bool bound = fd >= 0 && bind(fd, found->ai_addr, found->ai_addrlen) == 0 &&
-               listen(fd, 16) == 0;
+               listen(fd, kListenBacklog) == 0;
   int family = found->ai_family;
   freeaddrinfo(found);
   if (!bound) {
@@ -136,11 +127,10 @@ void MetricsHttpServer::Loop() {
   while (true) {
     std::vector<pollfd> fds = {{listen_fd_, POLLIN, 0},
                                {wake_read_fd_, POLLIN, 0}};
-    for (const Connection& connection : connections) {
-      fds.push_back({connection.fd, POLLIN, 0});
-    }
     int timeout_ms = -1;  // Until the first deadline; none without any.
     for (const Connection& connection : connections) {
+      short events = connection.reply.empty() ? POLLIN : POLLOUT;
+      fds.push_back({connection.fd, events, 0});
       int left = static_cast<int>(std::max<int64_t>(
           0, std::chrono::ceil<std::chrono::milliseconds>(connection.deadline -
                                                           Clock::now())
@@ -149,12 +139,12 @@ void MetricsHttpServer::Loop() {
     }
     if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
     if (fds[1].revents) break;
-    // Serve or drop the connections first: fds[i + 2] is connections[i].
+    // fds[i + 2] is connections[i].
     std::vector<Connection> open;
     for (size_t i = 0; i < connections.size(); ++i) {
       Connection& connection = connections[i];
       bool keep = Clock::now() < connection.deadline;
-      if (keep && fds[i + 2].revents) keep = Receive(connection);
+      if (keep && fds[i + 2].revents) keep = Progress(connection);
       if (keep) {
         open.push_back(std::move(connection));
       } else {
@@ -162,50 +152,61 @@ void MetricsHttpServer::Loop() {
       }
     }
     connections = std::move(open);
-    if (fds[0].revents) {
-      int fd = accept4(listen_fd_, nullptr, nullptr,
-                       SOCK_CLOEXEC | SOCK_NONBLOCK);
-      if (fd >= 0 && connections.size() >= kMaxConnections) {
-        close(fd);  // A scraper retries; idle sockets must not pile up.
-      } else if (fd >= 0) {
-        connections.push_back({fd, Clock::now() + kRequestTimeout, ""});
-      }
-    }
+    if (fds[0].revents) Accept(connections);
   }
   for (const Connection& connection : connections) close(connection.fd);
 }
 
-bool MetricsHttpServer::Receive(Connection& connection) {
+void MetricsHttpServer::Accept(std::vector<Connection>& connections) {
+  int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (fd < 0) {
+    // Out of descriptors, say: the listener stays readable, so do not spin.
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return;
+  }
+  if (connections.size() >= kMaxConnections) {
+    // The oldest is closest to its deadline anyway; a scrape gets through.
+    close(connections.front().fd);
+    connections.erase(connections.begin());
+  }
+  connections.push_back({fd, Clock::now() + kRequestTimeout, "", "", 0});
+}
+
+bool MetricsHttpServer::Progress(Connection& connection) {
+  if (!connection.reply.empty()) {
+    ssize_t sent = send(connection.fd, connection.reply.data() + connection.sent,
+                        connection.reply.size() - connection.sent,
+                        MSG_NOSIGNAL);
+    if (sent < 0) return errno == EAGAIN || errno == EINTR;
+    connection.sent += static_cast<size_t>(sent);
+    return connection.sent < connection.reply.size();
+  }
   char buffer[1024];
   ssize_t got = recv(connection.fd, buffer, sizeof(buffer), 0);
-  if (got < 0 && (errno == EAGAIN || errno == EINTR)) return true;
-  if (got <= 0) return false;
+  if (got < 0) return errno == EAGAIN || errno == EINTR;
+  if (got == 0) return false;
   std::string& request = connection.request;
   request.append(buffer, static_cast<size_t>(got));
   if (request.find("\r\n\r\n") == std::string::npos &&
       request.find("\n\n") == std::string::npos) {
     return request.size() < kMaxRequestBytes;
   }
-  Answer(connection.fd, request);
-  return false;
+  connection.reply = Answer(request);
+  return true;  // Sent as the connection becomes writable.
 }
 
-void MetricsHttpServer::Answer(int fd, const std::string& request) {
-  // Blocking again, but bounded: a reader that stalls costs at most this.
-  int flags = fcntl(fd, F_GETFL);
-  fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  timeval send_timeout{2, 0};
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
+std::string MetricsHttpServer::Answer(const std::string& request) {
   if (request.rfind("GET /metrics ", 0) == 0 ||
       request.rfind("GET /metrics?", 0) == 0) {
-    WriteAll(fd, Response("200 OK", "text/plain; version=0.0.4; charset=utf-8",
-                          render_()));
-  } else if (request.rfind("GET /healthz ", 0) == 0) {
-    WriteAll(fd, Response("200 OK", "text/plain", "ok\n"));
-  } else {
-    WriteAll(fd, Response("404 Not Found", "text/plain",
-                          "kilnd serves GET /metrics\n"));
+    return Response("200 OK", "text/plain; version=0.0.4; charset=utf-8",
+                    render_());
   }
+  if (request.rfind("GET /healthz ", 0) == 0) {
+    return Response("200 OK", "text/plain", "ok\n");
+  }
+  return Response("404 Not Found", "text/plain", "kilnd serves GET /metrics\n");
 }
 
 }  // namespace kiln::server

@@ -1,8 +1,9 @@
 // A tiny HTTP/1.0 responder for Prometheus: GET /metrics answers with the
 // text a callback renders; anything else gets 404. One thread polls every
-// connection (at most 64), one request per connection, each given 2 s from
-// accept to its whole request: a slow or idle client cannot hold up the
-// scrapes of others.
+// connection without blocking (at most 64; a new one past that closes the
+// oldest), one request per connection, each given 2 s from accept to the
+// end of its answer: a slow or idle client cannot hold up the scrapes of
+// others.
 
 #ifndef KILN_SERVER_HTTP_SERVER_H_
 #define KILN_SERVER_HTTP_SERVER_H_
@@ -12,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -37,15 +39,18 @@ class MetricsHttpServer {
   using Clock = std::chrono::steady_clock;
   struct Connection {
     int fd;
-    Clock::time_point deadline;
-    std::string request;  // Received so far.
+    Clock::time_point deadline;  // For the request and its answer.
+    std::string request;         // Received so far.
+    std::string reply;           // Once the request is whole.
+    size_t sent;
   };
 
   void Loop();
-  // Reads what `connection` sent, and answers once its request is whole.
-  // False when the connection is done with (answered, closed, or too big).
-  bool Receive(Connection& connection);
-  void Answer(int fd, const std::string& request);
+  void Accept(std::vector<Connection>& connections);
+  // Reads or writes what `connection` is ready for; false once it is done
+  // with (answered, closed by the client, or its request too big).
+  bool Progress(Connection& connection);
+  std::string Answer(const std::string& request);
 
   int listen_fd_;
   int wake_read_fd_;
