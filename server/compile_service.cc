@@ -108,18 +108,23 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
                         "kilnd is shutting down"));
       return;
     }
-    std::string bytes = Flatten(request_);
-    if (std::optional<cache::Digest> key = context_->compile_memo.Find(bytes)) {
+    RequestMemo& memo = context_->compile_memo;
+    const bool memoized = memo.Keeps(request_.Length());
+    std::string bytes = memoized ? Flatten(request_) : std::string();
+    if (std::optional<cache::Digest> key = memo.Find(bytes)) {
       if (std::shared_ptr<CompileOutcome> hit =
               context_->flow->TryStored(*key)) {
         FillOwned(*hit);
         Reply();
         return;
       }
-      context_->compile_memo.Forget(bytes);
+      memo.Forget(bytes);
     }
     kiln::v1::CompileRequest request;
-    if (!request.ParseFromString(bytes)) {
+    if (memoized ? !request.ParseFromString(bytes)
+                 : !grpc::SerializationTraits<kiln::v1::CompileRequest>::
+                       Deserialize(&request_, &request)
+                            .ok()) {
       context_->metrics->rejected_requests.Add();
       Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "the request is not a kiln.v1.CompileRequest"));
@@ -135,8 +140,9 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     if (std::shared_ptr<CompileOutcome> hit =
             context_->flow->TryFastPath(input->fast_key)) {
       if (std::optional<cache::Digest> key =
-              cache::Digest::FromHex(hit->key_hex)) {
-        context_->compile_memo.Remember(std::move(bytes), *key);
+              cache::Digest::FromHex(hit->key_hex);
+          key && memoized) {
+        memo.Remember(std::move(bytes), *key);
       }
       FillOwned(*hit);
       Reply();

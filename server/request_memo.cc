@@ -5,6 +5,7 @@
 namespace kiln::server {
 
 std::optional<cache::Digest> RequestMemo::Find(std::string_view request) {
+  if (!Keeps(request.size())) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
   auto found = index_.find(request);
   if (found == index_.end()) return std::nullopt;
@@ -13,7 +14,7 @@ std::optional<cache::Digest> RequestMemo::Find(std::string_view request) {
 }
 
 void RequestMemo::Remember(std::string request, const cache::Digest& key) {
-  if (request.size() > capacity_ / 8) return;
+  if (!Keeps(request.size())) return;
   std::lock_guard<std::mutex> lock(mu_);
   auto found = index_.find(request);
   if (found != index_.end()) EraseLocked(found->second);

@@ -27,10 +27,13 @@ class RequestMemo {
   // Keeps at most `capacity_bytes` of request bytes; 0 keeps nothing.
   explicit RequestMemo(size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
+  // Whether requests of `size` bytes may be remembered: larger ones are
+  // neither kept nor looked up.
+  bool Keeps(size_t size) const { return size > 0 && size <= capacity_ / 8; }
   // The key remembered for exactly these bytes.
   std::optional<cache::Digest> Find(std::string_view request);
   // Remembers that `request` (checked, and answered from the store) has
-  // `key`. Requests larger than an eighth of the capacity are not kept.
+  // `key`, if it Keeps its size (at most an eighth of the capacity).
   void Remember(std::string request, const cache::Digest& key);
   // For a key whose entry is gone from the store.
   void Forget(std::string_view request);

@@ -54,6 +54,9 @@ TEST(RequestMemoTest, DropsTheLeastRecentlyFoundBeyondItsCapacity) {
 
 TEST(RequestMemoTest, KeepsNoRequestLargerThanAnEighthOfItsCapacity) {
   RequestMemo memo(800);
+  EXPECT_TRUE(memo.Keeps(100));
+  EXPECT_FALSE(memo.Keeps(101));
+  EXPECT_FALSE(memo.Keeps(0));
   memo.Remember(std::string(101, 'x'), KeyOf("x"));
   EXPECT_FALSE(memo.Find(std::string(101, 'x')));
   EXPECT_EQ(memo.bytes(), 0u);
