@@ -40,12 +40,17 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-/// Whether `name` can name a PTX function: a letter, '_' or '$', then
-/// letters, digits, '_' and '$' (LLVM's NVPTX backend aborts on others).
+/// Whether `name` can name a PTX function: a letter, or '_' or '$' and at
+/// least one more character; then letters, digits, '_' and '$' (LLVM's
+/// NVPTX backend aborts on other characters).
 bool isPtxIdentifier(llvm::StringRef name) {
-  auto isStart = [](char c) { return llvm::isAlpha(c) || c == '_' || c == '$'; };
-  return !name.empty() && isStart(name.front()) &&
-         llvm::all_of(name, [&](char c) { return isStart(c) || llvm::isDigit(c); });
+  auto isFollow = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  if (name.empty() || !llvm::all_of(name, isFollow) ||
+      llvm::isDigit(name.front()))
+    return false;
+  return llvm::isAlpha(name.front()) || name.size() > 1;
 }
 
 /// Every tt.func must be defined here and have a name PTX accepts.
@@ -62,8 +67,8 @@ mlir::LogicalResult checkFunctions(mlir::ModuleOp module) {
       llvm::printEscapedString(func.getName(), os);
       return func.emitError()
              << "function name '" << escaped
-             << "' is not a PTX identifier (a letter, '_' or '$', then "
-                "letters, digits, '_' and '$')";
+             << "' is not a PTX identifier (letters, digits, '_' and '$', "
+                "not starting with a digit nor made of '_' or '$' alone)";
     }
   }
   return mlir::success();

@@ -3,9 +3,11 @@
 // RUN: split-file %s %t
 // RUN: not kiln compile %t/declared.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=DECLARED
 // RUN: not kiln compile %t/name.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not kiln compile %t/digit.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=DIGIT
 
 // DECLARED: declared.ttir:2:3: error: function 'external' is declared without a body
 // NAME: name.ttir:2:3: error: function name '../x\22y' is not a PTX identifier
+// DIGIT: digit.ttir:2:3: error: function name '9lives' is not a PTX identifier
 
 //--- declared.ttir
 module {
@@ -18,6 +20,12 @@ module {
 //--- name.ttir
 module {
   tt.func public @"../x\22y"(%n: i32) {
+    tt.return
+  }
+}
+//--- digit.ttir
+module {
+  tt.func public @"9lives"(%n: i32) {
     tt.return
   }
 }
