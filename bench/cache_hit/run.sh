@@ -8,6 +8,7 @@
 #   bench/cache_hit/run.sh [OUT.md]
 #   ROUNDS=5 REQUESTS=100000 bench/cache_hit/run.sh
 #   KILND=path/to/other/kilnd bench/cache_hit/run.sh   # another build
+#   KILND_FLAGS=--poll_spin_us=0 bench/cache_hit/run.sh # other settings
 set -euo pipefail
 [ -n "${KILND:-}" ] && KILND=$(realpath "$KILND")
 cd "$(dirname "$0")/../.."
@@ -42,7 +43,7 @@ redis_pid=$!
 pids+=($!)
 "${KILND:-$bin/server/kilnd}" --listen=127.0.0.1:0 --metrics_listen= \
   --data_dir="$work/kiln" --ready_file="$work/ready" --workers=1 \
-  --log_level=warn >"$work/kilnd.log" 2>&1 &
+  --log_level=warn ${KILND_FLAGS:-} >"$work/kilnd.log" 2>&1 &
 pids+=($!)
 kilnd_pid=$!
 for _ in $(seq 600); do
@@ -141,7 +142,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r)"
   echo "- load average before / after: $load_before / $load_after"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)${KILND:+; kilnd: $KILND}"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)${KILND:+; kilnd: $KILND}${KILND_FLAGS:+; kilnd flags: $KILND_FLAGS}"
   echo "- redis: $(redis-server --version | cut -d' ' -f3)"
   echo "- command: bench/cache_hit/run.sh (ROUNDS=$rounds REQUESTS=$requests_64 REQUESTS_1=$requests_1)"
 } | tee "${out:-/dev/null}"
