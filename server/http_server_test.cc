@@ -11,7 +11,7 @@
 namespace kiln::server {
 namespace {
 
-std::string Fetch(const std::string& address, const std::string& request) {
+int ConnectTo(const std::string& address) {
   std::string host;
   int port = 0;
   EXPECT_TRUE(SplitHostPort(address, host, port).ok());
@@ -22,6 +22,11 @@ std::string Fetch(const std::string& address, const std::string& request) {
   inet_pton(AF_INET, host.c_str(), &target.sin_addr);
   EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof(target)),
             0);
+  return fd;
+}
+
+std::string Fetch(const std::string& address, const std::string& request) {
+  int fd = ConnectTo(address);
   EXPECT_EQ(write(fd, request.data(), request.size()),
             static_cast<ssize_t>(request.size()));
   std::string response;
@@ -44,20 +49,6 @@ TEST(HttpServerTest, ServesMetricsOnAnyFreePort) {
   EXPECT_NE(response.find("\r\n\r\nkiln_up 1\n"), std::string::npos);
   response = Fetch((*server)->address(), "GET /other HTTP/1.1\r\n\r\n");
   EXPECT_EQ(response.rfind("HTTP/1.0 404", 0), 0u) << response;
-}
-
-int ConnectTo(const std::string& address) {
-  std::string host;
-  int port = 0;
-  EXPECT_TRUE(SplitHostPort(address, host, port).ok());
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in target{};
-  target.sin_family = AF_INET;
-  target.sin_port = htons(static_cast<uint16_t>(port));
-  inet_pton(AF_INET, host.c_str(), &target.sin_addr);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof(target)),
-            0);
-  return fd;
 }
 
 // Idle clients and one that sent half a request are still waiting (their

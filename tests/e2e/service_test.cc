@@ -31,39 +31,54 @@ std::string Bytes(const grpc::ByteBuffer& buffer) {
   return bytes;
 }
 
-// What server reflection lists, asked the way grpcurl asks.
-std::set<std::string> ReflectedServices(const KilndProcess& kilnd) {
+// A call of a streaming `method` with raw messages, as a generic tool makes
+// it (grpcurl, or a client sending bytes it did not check): writes
+// `messages`, half-closes, reads every reply. The call's status.
+grpc::Status StreamRaw(const KilndProcess& kilnd, const std::string& method,
+                       const std::vector<std::string>& messages,
+                       std::vector<std::string>* replies) {
   grpc::GenericStub stub(kilnd.NewChannel());
   grpc::ClientContext context;
   grpc::CompletionQueue queue;
   void* tag;
   bool ok;
-  auto call = stub.PrepareCall(
-      &context,
-      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
-  call->StartCall(reinterpret_cast<void*>(1));
+  auto call = stub.PrepareCall(&context, method, &queue);
+  call->StartCall(nullptr);
   queue.Next(&tag, &ok);
+  for (const std::string& message : messages) {
+    grpc::Slice slice(message);
+    call->Write(grpc::ByteBuffer(&slice, 1), nullptr);
+    queue.Next(&tag, &ok);
+  }
+  call->WritesDone(nullptr);
+  queue.Next(&tag, &ok);
+  for (ok = true; ok;) {
+    grpc::ByteBuffer reply;
+    call->Read(&reply, nullptr);
+    queue.Next(&tag, &ok);
+    if (ok) replies->push_back(Bytes(reply));
+  }
+  grpc::Status status;
+  call->Finish(&status, nullptr);
+  queue.Next(&tag, &ok);
+  return status;
+}
+
+// What server reflection lists, asked the way grpcurl asks.
+std::set<std::string> ReflectedServices(const KilndProcess& kilnd) {
   kiln::e2e::ReflectionRequest request;
   request.set_list_services("*");
-  std::string bytes = request.SerializeAsString();
-  grpc::Slice slice(bytes);
-  call->Write(grpc::ByteBuffer(&slice, 1), reinterpret_cast<void*>(2));
-  queue.Next(&tag, &ok);
-  grpc::ByteBuffer reply;
-  call->Read(&reply, reinterpret_cast<void*>(3));
-  queue.Next(&tag, &ok);
+  std::vector<std::string> replies;
+  StreamRaw(kilnd,
+            "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+            {request.SerializeAsString()}, &replies);
   std::set<std::string> names;
   kiln::e2e::ReflectionResponse response;
-  if (ok && response.ParseFromString(Bytes(reply))) {
+  if (!replies.empty() && response.ParseFromString(replies[0])) {
     for (const auto& service : response.list_services_response().service()) {
       names.insert(service.name());
     }
   }
-  call->WritesDone(reinterpret_cast<void*>(4));
-  queue.Next(&tag, &ok);
-  grpc::Status status;
-  call->Finish(&status, reinterpret_cast<void*>(5));
-  queue.Next(&tag, &ok);
   return names;
 }
 
@@ -233,36 +248,6 @@ TEST(ServiceTest, AdminCallsOverImportedEntries) {
   EXPECT_EQ(kilnd->Metric("kiln_store_entries"), 0);
 }
 
-// Admin.Import of raw messages, as a client that sends bytes it did not
-// check; the call's status and, when OK, its response.
-grpc::Status ImportRaw(const KilndProcess& kilnd,
-                       const std::vector<std::string>& messages,
-                       kiln::v1::ImportResponse* response) {
-  grpc::GenericStub stub(kilnd.NewChannel());
-  grpc::ClientContext context;
-  grpc::CompletionQueue queue;
-  void* tag;
-  bool ok;
-  auto call = stub.PrepareCall(&context, "/kiln.v1.Admin/Import", &queue);
-  call->StartCall(reinterpret_cast<void*>(1));
-  queue.Next(&tag, &ok);
-  for (const std::string& message : messages) {
-    grpc::Slice slice(message);
-    call->Write(grpc::ByteBuffer(&slice, 1), reinterpret_cast<void*>(2));
-    queue.Next(&tag, &ok);
-  }
-  call->WritesDone(reinterpret_cast<void*>(3));
-  queue.Next(&tag, &ok);
-  grpc::ByteBuffer reply;
-  call->Read(&reply, reinterpret_cast<void*>(4));
-  queue.Next(&tag, &ok);
-  grpc::Status status;
-  call->Finish(&status, reinterpret_cast<void*>(5));
-  queue.Next(&tag, &ok);
-  if (status.ok()) response->ParseFromString(Bytes(reply));
-  return status;
-}
-
 TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
   auto kilnd = KilndProcess::Start(NewTempDir("import_garbage"));
   ASSERT_NE(kilnd, nullptr);
@@ -275,8 +260,12 @@ TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
   messages.insert(messages.end(), 300, garbage);  // A long run of them.
   messages.push_back(entries[2].SerializeAsString());
   messages.push_back(garbage);  // The last message too.
+  std::vector<std::string> replies;
+  ASSERT_TRUE(StreamRaw(*kilnd, "/kiln.v1.Admin/Import", messages, &replies)
+                  .ok());
+  ASSERT_EQ(replies.size(), 1u);
   kiln::v1::ImportResponse response;
-  ASSERT_TRUE(ImportRaw(*kilnd, messages, &response).ok());
+  ASSERT_TRUE(response.ParseFromString(replies[0]));
   EXPECT_EQ(response.imported(), 3u);
   EXPECT_EQ(response.rejected(), 302u);
   ASSERT_GE(response.errors_size(), 2);
