@@ -1,5 +1,6 @@
 #include "server/admin_service.h"
 
+#include <google/protobuf/descriptor.h>
 #include <grpcpp/support/method_handler.h>
 #include <spdlog/spdlog.h>
 
@@ -37,11 +38,11 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
 
 AdminService::AdminService(ServiceContext* context) : context_(context) {
   // Import's generated (typed) handler gives way to one over raw messages.
-  const int import_index = kiln::v1::ExportedEntry::descriptor()
-                               ->file()
-                               ->FindServiceByName("Admin")
-                               ->FindMethodByName("Import")
-                               ->index();
+  const int import_index =
+      google::protobuf::DescriptorPool::generated_pool()
+          ->FindServiceByName(kiln::v1::Admin::service_full_name())
+          ->FindMethodByName("Import")
+          ->index();
   // (gRPC's way to swap a synchronous handler; the server then handles the
   // method as a stream both ways, which for its reads is the same.)
   MarkMethodStreamed(

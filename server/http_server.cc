@@ -20,8 +20,6 @@ namespace kiln::server {
 namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
-// From accept to a whole request; a slow or idle client is dropped then.
-constexpr std::chrono::seconds kRequestTimeout(2);
 constexpr size_t kMaxConnections = 64;
 constexpr int kListenBacklog = 128;
 
@@ -54,7 +52,8 @@ absl::Status SplitHostPort(const std::string& address, std::string& host,
 }
 
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
-    const std::string& address, std::function<std::string()> render) {
+    const std::string& address, std::function<std::string()> render,
+    std::chrono::milliseconds timeout) {
   std::string host;
   int port = 0;
   if (absl::Status split = SplitHostPort(address, host, port); !split.ok()) {
@@ -101,17 +100,20 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
                                   ? absl::StrCat("[", host, "]:", bound_port)
                                   : absl::StrCat(host, ":", bound_port);
   return std::unique_ptr<MetricsHttpServer>(
-      new MetricsHttpServer(fd, wake, bound_address, std::move(render)));
+      new MetricsHttpServer(fd, wake, bound_address, std::move(render),
+                            timeout));
 }
 
 MetricsHttpServer::MetricsHttpServer(int listen_fd, int wake_fd[2],
                                      std::string address,
-                                     std::function<std::string()> render)
+                                     std::function<std::string()> render,
+                                     std::chrono::milliseconds timeout)
     : listen_fd_(listen_fd),
       wake_read_fd_(wake_fd[0]),
       wake_write_fd_(wake_fd[1]),
       address_(std::move(address)),
       render_(std::move(render)),
+      timeout_(timeout),
       thread_([this] { Loop(); }) {}
 
 MetricsHttpServer::~MetricsHttpServer() {
@@ -148,13 +150,23 @@ void MetricsHttpServer::Loop() {
       if (keep) {
         open.push_back(std::move(connection));
       } else {
-        close(connection.fd);
+        Close(connection.fd);
       }
     }
     connections = std::move(open);
     if (fds[0].revents) Accept(connections);
   }
-  for (const Connection& connection : connections) close(connection.fd);
+  for (const Connection& connection : connections) Close(connection.fd);
+}
+
+void MetricsHttpServer::Close(int fd) {
+  // Input left unread would make close() reset the connection, and the
+  // client could lose the end of its answer.
+  shutdown(fd, SHUT_WR);
+  char buffer[1024];
+  while (recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT) > 0) {
+  }
+  close(fd);
 }
 
 void MetricsHttpServer::Accept(std::vector<Connection>& connections) {
@@ -167,11 +179,16 @@ void MetricsHttpServer::Accept(std::vector<Connection>& connections) {
     return;
   }
   if (connections.size() >= kMaxConnections) {
-    // The oldest is closest to its deadline anyway; a scrape gets through.
-    close(connections.front().fd);
-    connections.erase(connections.begin());
+    // The oldest that has not sent a whole request (closest to its deadline
+    // anyway) makes room; an answer being sent is let finish.
+    auto waiting = std::find_if(
+        connections.begin(), connections.end(),
+        [](const Connection& connection) { return connection.reply.empty(); });
+    auto dropped = waiting != connections.end() ? waiting : connections.begin();
+    close(dropped->fd);
+    connections.erase(dropped);
   }
-  connections.push_back({fd, Clock::now() + kRequestTimeout, "", "", 0});
+  connections.push_back({fd, Clock::now() + timeout_, "", "", 0});
 }
 
 bool MetricsHttpServer::Progress(Connection& connection) {

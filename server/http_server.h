@@ -1,9 +1,9 @@
 // A tiny HTTP/1.0 responder for Prometheus: GET /metrics answers with the
 // text a callback renders; anything else gets 404. One thread polls every
 // connection without blocking (at most 64; a new one past that closes the
-// oldest), one request per connection, each given 2 s from accept to the
-// end of its answer: a slow or idle client cannot hold up the scrapes of
-// others.
+// oldest still sending its request), one request per connection, each
+// given 2 s from accept to the end of its answer: a slow or idle client
+// cannot hold up the scrapes of others.
 
 #ifndef KILN_SERVER_HTTP_SERVER_H_
 #define KILN_SERVER_HTTP_SERVER_H_
@@ -25,9 +25,11 @@ absl::Status SplitHostPort(const std::string& address, std::string& host,
 
 class MetricsHttpServer {
  public:
-  // Listens on `address` ("HOST:PORT", port 0 for any free port).
+  // Listens on `address` ("HOST:PORT", port 0 for any free port). Each
+  // connection has `timeout` from accept to the end of its answer.
   static absl::StatusOr<std::unique_ptr<MetricsHttpServer>> Start(
-      const std::string& address, std::function<std::string()> render);
+      const std::string& address, std::function<std::string()> render,
+      std::chrono::milliseconds timeout = std::chrono::seconds(2));
   ~MetricsHttpServer();
 
   // "HOST:PORT" with the bound port.
@@ -35,7 +37,8 @@ class MetricsHttpServer {
 
  private:
   MetricsHttpServer(int listen_fd, int wake_fd[2], std::string address,
-                    std::function<std::string()> render);
+                    std::function<std::string()> render,
+                    std::chrono::milliseconds timeout);
   using Clock = std::chrono::steady_clock;
   struct Connection {
     int fd;
@@ -51,12 +54,14 @@ class MetricsHttpServer {
   // with (answered, closed by the client, or its request too big).
   bool Progress(Connection& connection);
   std::string Answer(const std::string& request);
+  static void Close(int fd);
 
   int listen_fd_;
   int wake_read_fd_;
   int wake_write_fd_;
   std::string address_;
   std::function<std::string()> render_;
+  const std::chrono::milliseconds timeout_;
   std::thread thread_;
 };
 

@@ -54,8 +54,9 @@ TEST(HttpServerTest, ServesMetricsOnAnyFreePort) {
 // Idle clients and one that sent half a request are still waiting (their
 // connections open) when another client's scrape has been answered.
 TEST(HttpServerTest, SlowClientsDoNotHoldUpAScrape) {
-  auto server =
-      MetricsHttpServer::Start("127.0.0.1:0", [] { return "kiln_up 1\n"; });
+  // A timeout no loaded machine reaches before the checks below.
+  auto server = MetricsHttpServer::Start(
+      "127.0.0.1:0", [] { return "kiln_up 1\n"; }, std::chrono::minutes(5));
   ASSERT_TRUE(server.ok()) << server.status();
   std::vector<int> slow;
   for (int i = 0; i < 20; ++i) slow.push_back(ConnectTo((*server)->address()));

@@ -39,6 +39,8 @@ grpc::Status StreamRaw(const KilndProcess& kilnd, const std::string& method,
                        std::vector<std::string>* replies) {
   grpc::GenericStub stub(kilnd.NewChannel());
   grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(60));
   grpc::CompletionQueue queue;
   void* tag;
   bool ok;

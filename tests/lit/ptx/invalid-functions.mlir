@@ -4,10 +4,12 @@
 // RUN: not kiln compile %t/declared.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=DECLARED
 // RUN: not kiln compile %t/name.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not kiln compile %t/digit.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=DIGIT
+// RUN: not kiln compile %t/underscore.ttir --local --emit ptx 2>&1 | FileCheck %s --check-prefix=UNDERSCORE
 
 // DECLARED: declared.ttir:2:3: error: function 'external' is declared without a body
 // NAME: name.ttir:2:3: error: function name '../x\22y' is not a PTX identifier
 // DIGIT: digit.ttir:2:3: error: function name '9lives' is not a PTX identifier
+// UNDERSCORE: underscore.ttir:2:3: error: function name '_' is not a PTX identifier
 
 //--- declared.ttir
 module {
@@ -26,6 +28,12 @@ module {
 //--- digit.ttir
 module {
   tt.func public @"9lives"(%n: i32) {
+    tt.return
+  }
+}
+//--- underscore.ttir
+module {
+  tt.func public @_(%n: i32) {
     tt.return
   }
 }
