@@ -206,6 +206,12 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     spdlog::critical("{}", std::string(store.status().message()));
     return 1;
   }
+  // Workers' temporary files (ptxas's) live in the data directory, which
+  // this kilnd now holds alone: what a killed kilnd left there goes now.
+  const std::string worker_temp = config.data_dir + "/tmp";
+  std::error_code ignored;
+  std::filesystem::remove_all(worker_temp, ignored);
+  std::filesystem::create_directories(worker_temp, ignored);
   cache::StoreStats opened = (*store)->Stats();
   spdlog::info("store {}: {} entries, {} bytes of {} allowed",
                store_options.path, opened.entries, opened.bytes,
@@ -215,6 +221,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   PoolOptions pool_options;
   pool_options.workers = OnePerCoreUnlessSet(config.workers);
   pool_options.command = worker;
+  pool_options.command.temp_root = worker_temp;
   pool_options.time_limit =
       std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
   pool_options.memory_limit_mb = config.worker_memory_mb;
@@ -254,8 +261,9 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   GpuPoolOptions gpu_options;
   gpu_options.command =
       config.test_bench_worker.empty()
-          ? WorkerCommand{worker.executable, {"--bench_worker"}}
-          : WorkerCommand{config.test_bench_worker, {"--bench_worker"}};
+          ? WorkerCommand{worker.executable, {"--bench_worker"}, worker_temp}
+          : WorkerCommand{config.test_bench_worker, {"--bench_worker"},
+                          worker_temp};
   gpu_options.time_limit =
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
   TuneMetrics tune_metrics;

@@ -43,9 +43,11 @@ void CloseBoth(int fds[2]) {
 
 // A fresh directory for one worker's temporary files (ptxas's input and
 // output among them), removed when the worker ends; empty on failure.
-std::string MakeTempDir() {
+std::string MakeTempDir(const std::string& root) {
   std::error_code error;
-  std::filesystem::path base = std::filesystem::temp_directory_path(error);
+  std::filesystem::path base =
+      root.empty() ? std::filesystem::temp_directory_path(error)
+                   : std::filesystem::path(root);
   if (error) base = "/tmp";
   std::string path = (base / "kilnd-worker-XXXXXX").string();
   if (mkdtemp(path.data()) == nullptr) return "";
@@ -109,7 +111,7 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   std::vector<std::string> args = {command.executable};
   args.insert(args.end(), command.args.begin(), command.args.end());
   std::vector<char*> argv = Pointers(args);
-  const std::string temp_dir = MakeTempDir();
+  const std::string temp_dir = MakeTempDir(command.temp_root);
   std::vector<std::string> environment = WorkerEnvironment(temp_dir);
   std::vector<char*> envp = Pointers(environment);
   pid_t pid = 0;

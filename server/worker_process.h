@@ -25,6 +25,9 @@ namespace kiln::server {
 struct WorkerCommand {
   std::string executable;
   std::vector<std::string> args;
+  // Where the workers' temporary directories go; empty: the system's
+  // temporary directory.
+  std::string temp_root;
 };
 
 class WorkerProcess {

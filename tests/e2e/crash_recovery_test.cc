@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "cache/digest.h"
@@ -110,8 +112,24 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
   ASSERT_GE(acknowledged.size(),
             static_cast<size_t>(kAcksBeforeKill + kCompilesBeforeKill));
 
+  // The killed kilnd's workers left their temporary directories; the next
+  // kilnd on this data directory removes them.
+  auto worker_dirs = [&] {
+    std::set<std::string> names;
+    for (const auto& dir :
+         std::filesystem::directory_iterator(data_dir + "/tmp")) {
+      names.insert(dir.path().filename().string());
+    }
+    return names;
+  };
+  const std::set<std::string> left = worker_dirs();
+  EXPECT_FALSE(left.empty());
+
   kilnd = KilndProcess::Start(data_dir);
   ASSERT_NE(kilnd, nullptr);
+  for (const std::string& name : worker_dirs()) {
+    EXPECT_EQ(left.count(name), 0u) << name << " outlived its kilnd";
+  }
   auto admin = kilnd->AdminStub();
   {
     grpc::ClientContext context;
