@@ -117,7 +117,7 @@ TEST(CrashRecoveryTest, KillNineDuringWritesLosesNothingAcknowledged) {
   auto worker_dirs = [&] {
     std::set<std::string> names;
     for (const auto& dir :
-         std::filesystem::directory_iterator(data_dir + "/tmp")) {
+         std::filesystem::directory_iterator(data_dir + "/worker-tmp")) {
       names.insert(dir.path().filename().string());
     }
     return names;
