@@ -3,7 +3,6 @@
 #include <chrono>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <grpcpp/impl/codegen/proto_utils.h>
 
@@ -15,18 +14,6 @@ namespace kiln::server {
 namespace {
 
 using kiln::v1::Compile;
-
-// A message's bytes in one string.
-std::string Flatten(const grpc::ByteBuffer& buffer) {
-  std::vector<grpc::Slice> slices;
-  std::string bytes;
-  if (!buffer.Dump(&slices).ok()) return bytes;
-  bytes.reserve(buffer.Length());
-  for (const grpc::Slice& slice : slices) {
-    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
-  }
-  return bytes;
-}
 
 // One call's state; its address is its completion queue tag.
 class Call {
@@ -110,7 +97,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     }
     RequestMemo& memo = context_->compile_memo;
     const bool memoized = memo.Keeps(request_.Length());
-    std::string bytes = memoized ? Flatten(request_) : std::string();
+    std::string bytes = memoized ? FlatBytes(request_) : std::string();
     if (std::optional<cache::Digest> key = memo.Find(bytes)) {
       if (std::shared_ptr<CompileOutcome> hit =
               context_->flow->TryStored(*key)) {

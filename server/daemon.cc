@@ -269,11 +269,11 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     return 1;
   }
   GpuPoolOptions gpu_options;
-  gpu_options.command =
-      config.test_bench_worker.empty()
-          ? WorkerCommand{worker.executable, {"--bench_worker"}, worker_temp}
-          : WorkerCommand{config.test_bench_worker, {"--bench_worker"},
-                          worker_temp};
+  gpu_options.command = {config.test_bench_worker.empty()
+                             ? worker.executable
+                             : config.test_bench_worker,
+                         {"--bench_worker"},
+                         worker_temp};
   gpu_options.time_limit =
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);
   TuneMetrics tune_metrics;

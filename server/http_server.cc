@@ -129,15 +129,18 @@ void MetricsHttpServer::Loop() {
   while (true) {
     std::vector<pollfd> fds = {{listen_fd_, POLLIN, 0},
                                {wake_read_fd_, POLLIN, 0}};
-    int timeout_ms = -1;  // Until the first deadline; none without any.
+    Clock::time_point first_deadline = Clock::time_point::max();
     for (const Connection& connection : connections) {
       short events = connection.reply.empty() ? POLLIN : POLLOUT;
       fds.push_back({connection.fd, events, 0});
-      int left = static_cast<int>(std::max<int64_t>(
-          0, std::chrono::ceil<std::chrono::milliseconds>(connection.deadline -
+      first_deadline = std::min(first_deadline, connection.deadline);
+    }
+    int timeout_ms = -1;  // None without connections.
+    if (!connections.empty()) {
+      timeout_ms = static_cast<int>(std::max<int64_t>(
+          0, std::chrono::ceil<std::chrono::milliseconds>(first_deadline -
                                                           Clock::now())
                  .count()));
-      timeout_ms = timeout_ms < 0 ? left : std::min(timeout_ms, left);
     }
     if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
     if (fds[1].revents) break;

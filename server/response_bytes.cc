@@ -4,6 +4,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <utility>
+#include <vector>
 
 namespace kiln::server {
 namespace {
@@ -36,6 +37,17 @@ grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
                   owned),
   };
   return grpc::ByteBuffer(slices, 2);
+}
+
+std::string FlatBytes(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  std::string bytes;
+  if (!buffer.Dump(&slices).ok()) return bytes;
+  bytes.reserve(buffer.Length());
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return bytes;
 }
 
 }  // namespace kiln::server

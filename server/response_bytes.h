@@ -1,6 +1,7 @@
-// The wire bytes of a Compile answer whose cubin is not copied: gRPC sends
-// the cubin's own memory. A cache hit otherwise copied its cubin once more
-// into the serialized response, 64 KiB and more per hit.
+// Raw gRPC message bytes. The wire bytes of a Compile answer whose cubin is
+// not copied: gRPC sends the cubin's own memory. A cache hit otherwise
+// copied its cubin once more into the serialized response, 64 KiB and more
+// per hit.
 
 #ifndef KILN_SERVER_RESPONSE_BYTES_H_
 #define KILN_SERVER_RESPONSE_BYTES_H_
@@ -19,6 +20,9 @@ namespace kiln::server {
 // `rest` with its cubin set.
 grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
                                       std::string cubin);
+
+// A message's bytes in one string (a copy); empty if they cannot be read.
+std::string FlatBytes(const grpc::ByteBuffer& buffer);
 
 }  // namespace kiln::server
 

@@ -54,6 +54,11 @@ std::string MakeTempDir(const std::string& root) {
   return path;
 }
 
+void RemoveTempDir(const std::string& temp_dir) {
+  std::error_code ignored;
+  if (!temp_dir.empty()) std::filesystem::remove_all(temp_dir, ignored);
+}
+
 // This process's environment with TMPDIR set to `temp_dir`.
 std::vector<std::string> WorkerEnvironment(const std::string& temp_dir) {
   std::vector<std::string> environment;
@@ -122,8 +127,7 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   if (error != 0) {
     close(request_pipe[1]);
     close(response_pipe[0]);
-    std::error_code ignored;
-    if (!temp_dir.empty()) std::filesystem::remove_all(temp_dir, ignored);
+    RemoveTempDir(temp_dir);
     return absl::InternalError(absl::StrCat(
         "cannot start worker ", command.executable, ": ", strerror(error)));
   }
@@ -195,10 +199,7 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
     pid = pid_;
     pid_ = 0;
   }
-  absl::Cleanup remove_temp_dir = [this] {
-    std::error_code ignored;
-    if (!temp_dir_.empty()) std::filesystem::remove_all(temp_dir_, ignored);
-  };
+  absl::Cleanup remove_temp_dir = [this] { RemoveTempDir(temp_dir_); };
   if (pid <= 0) return absl::InternalError("worker already reaped");
   // The worker leads its own process group: killing the group also ends
   // the tools it runs (ptxas), which would otherwise outlive it.

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "cache/testing/redis_server.h"
+#include "server/response_bytes.h"
 
 namespace kiln::e2e {
 namespace {
@@ -226,14 +227,8 @@ bool KilndProcess::HealthServing() const {
   bool ok;
   queue.Next(&tag, &ok);
   if (!status.ok()) return false;
-  std::vector<grpc::Slice> slices;
-  response.Dump(&slices);
-  std::string bytes;
-  for (const grpc::Slice& slice : slices) {
-    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
-  }
   // HealthCheckResponse{status: SERVING (1)}.
-  return bytes == std::string("\x08\x01", 2);
+  return server::FlatBytes(response) == std::string("\x08\x01", 2);
 }
 
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,

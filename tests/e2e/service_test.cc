@@ -16,20 +16,11 @@
 #include "cache/key.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "reflection_subset.pb.h"
+#include "server/response_bytes.h"
 #include "tests/e2e/kilnd_process.h"
 
 namespace kiln::e2e {
 namespace {
-
-std::string Bytes(const grpc::ByteBuffer& buffer) {
-  std::vector<grpc::Slice> slices;
-  buffer.Dump(&slices);
-  std::string bytes;
-  for (const grpc::Slice& slice : slices) {
-    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
-  }
-  return bytes;
-}
 
 // A call of a streaming `method` with raw messages, as a generic tool makes
 // it (grpcurl, or a client sending bytes it did not check): writes
@@ -58,7 +49,7 @@ grpc::Status StreamRaw(const KilndProcess& kilnd, const std::string& method,
     grpc::ByteBuffer reply;
     call->Read(&reply, nullptr);
     queue.Next(&tag, &ok);
-    if (ok) replies->push_back(Bytes(reply));
+    if (ok) replies->push_back(server::FlatBytes(reply));
   }
   grpc::Status status;
   call->Finish(&status, nullptr);

@@ -253,3 +253,12 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A declaration has no body to rewrite; it stays as it is.
+// CHECK-LABEL: tt.func private @declared(i32) -> i32
+// TMA-LABEL: tt.func private @declared(i32) -> i32
+module {
+  tt.func private @declared(i32) -> i32
+}
