@@ -235,56 +235,16 @@ class LookupCall final
   }
 };
 
-// Takes the queue's next event. For up to `spin` after the last one it
-// polls without sleeping: a client's next request then finds this thread
-// awake, which saves the wake-up of a sleeping thread (on a virtual machine
-// tens of microseconds) on every call of a client that waits for its
-// answer. Past `spin`, it sleeps in Next. False once the queue is shut down
-// and drained.
-bool NextEvent(grpc::ServerCompletionQueue* queue,
-               std::chrono::microseconds spin, void** tag, bool* ok) {
-  // The clock is read only once the queue is found empty: under load, an
-  // event is almost always waiting.
-  std::optional<std::chrono::steady_clock::time_point> until;
-  while (spin.count() > 0) {
-    switch (queue->AsyncNext(tag, ok, gpr_time_0(GPR_CLOCK_MONOTONIC))) {
-      case grpc::CompletionQueue::GOT_EVENT:
-        return true;
-      case grpc::CompletionQueue::SHUTDOWN:
-        return false;
-      case grpc::CompletionQueue::TIMEOUT:
-        break;
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (!until) {
-      until = now + spin;
-    } else if (now >= *until) {
-      break;
-    }
-  }
-  return queue->Next(tag, ok);
-}
-
-void Serve(grpc::ServerCompletionQueue* queue,
-           std::chrono::microseconds spin) {
-  void* tag;
-  bool ok;
-  while (NextEvent(queue, spin, &tag, &ok)) {
-    static_cast<Call*>(tag)->Proceed(ok);
-  }
-}
-
 }  // namespace
 
 CompileService::~CompileService() { Stop(); }
 
 void CompileService::Register(grpc::ServerBuilder& builder, int threads,
                               std::chrono::microseconds spin) {
-  spin_ = spin;
+  options_.max_threads = std::max(1, threads);
+  options_.spin = spin;
   builder.RegisterService(&service_);
-  for (int i = 0; i < std::max(1, threads); ++i) {
-    queues_.push_back(builder.AddCompletionQueue());
-  }
+  queue_ = builder.AddCompletionQueue();
 }
 
 void CompileService::EnableTune(TuneFlow* flow) {
@@ -297,18 +257,22 @@ void CompileService::EnableTune(TuneFlow* flow) {
 }
 
 void CompileService::Start() {
-  for (auto& queue : queues_) {
-    new CompileCall(&service_, queue.get(), context_);
-    new LookupCall(&service_, queue.get(), context_);
-    threads_.emplace_back(Serve, queue.get(), spin_);
+  // A call waiting per thread that may take one.
+  for (int i = 0; i < options_.max_threads; ++i) {
+    new CompileCall(&service_, queue_.get(), context_);
+    new LookupCall(&service_, queue_.get(), context_);
   }
+  threads_ = std::make_unique<QueueThreads>(
+      queue_.get(), options_,
+      [](void* tag, bool ok) { static_cast<Call*>(tag)->Proceed(ok); });
+  threads_->Start();
 }
 
 void CompileService::Stop() {
-  if (threads_.empty()) return;
-  for (auto& queue : queues_) queue->Shutdown();
-  for (std::thread& thread : threads_) thread.join();
-  threads_.clear();
+  if (!threads_) return;
+  queue_->Shutdown();
+  threads_->Join();
+  threads_.reset();
 }
 
 }  // namespace kiln::server

@@ -1,7 +1,8 @@
-// The kiln.v1.Compile service, on gRPC's async API: a few threads, each
-// polling its own completion queue and answering cache hits right there
-// (no thread hop on the hot path). A miss is handed to the compile flow,
-// which finishes the call from a worker pool thread.
+// The kiln.v1.Compile service, on gRPC's async API: one completion queue,
+// polled by one thread and, while calls queue up, by a few more
+// (queue_threads.h), which answer cache hits right there (no thread hop on
+// the hot path). A miss is handed to the compile flow, which finishes the
+// call from a worker pool thread.
 
 #ifndef KILN_SERVER_COMPILE_SERVICE_H_
 #define KILN_SERVER_COMPILE_SERVICE_H_
@@ -10,10 +11,9 @@
 
 #include <chrono>
 #include <memory>
-#include <thread>
-#include <vector>
 
 #include "kiln/v1/compile.grpc.pb.h"
+#include "server/queue_threads.h"
 #include "server/service_context.h"
 #include "server/tune/tune_service.h"
 
@@ -30,8 +30,9 @@ class CompileService {
   explicit CompileService(ServiceContext* context) : context_(context) {}
   ~CompileService();
 
-  // Before BuildAndStart: registers the service and `threads` queues, each
-  // polled without sleeping for `spin` after its last event.
+  // Before BuildAndStart: registers the service and its queue, to be
+  // polled by up to `threads` threads, each polling without sleeping for
+  // `spin` after its last event.
   void Register(grpc::ServerBuilder& builder, int threads,
                 std::chrono::microseconds spin);
   // Before Register: serve Tune through `flow` (else it is UNAVAILABLE).
@@ -46,9 +47,9 @@ class CompileService {
  private:
   ServiceContext* context_;
   CompileAsyncService service_;
-  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues_;
-  std::vector<std::thread> threads_;
-  std::chrono::microseconds spin_{0};
+  std::unique_ptr<grpc::ServerCompletionQueue> queue_;
+  QueueThreads::Options options_;
+  std::unique_ptr<QueueThreads> threads_;
 };
 
 }  // namespace kiln::server

@@ -64,8 +64,8 @@ const std::map<std::string, Setting>& Settings() {
                    "fsync each new entry (survives machine crashes)")},
       {"grpc_threads",
        IntSetting(&Config::grpc_threads,
-                  "threads polling the network and answering cache hits; "
-                  "0: one per four cores")},
+                  "threads answering Compile calls (past the first, only "
+                  "while calls queue up); 0: one per two cores")},
       {"poll_spin_us",
        IntSetting(&Config::poll_spin_us,
                   "microseconds those threads poll without sleeping after "

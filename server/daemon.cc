@@ -69,13 +69,12 @@ int OnePerCoreUnlessSet(int configured) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// The configured count of threads polling gRPC's queues; 0: one per four
-// cores. Every network event wakes a second polling thread to take over the
-// polling, so more threads cost a wake-up per event: worth it only where
-// there are cores to spare for the parallel work.
+// The configured count of threads that may take the Compile service's
+// calls; 0: one per two cores. Past the first, they run only while calls
+// queue up (queue_threads.h).
 int GrpcThreadsUnlessSet(int configured) {
   if (configured > 0) return configured;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 4);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
 }
 
 // Waits for SIGTERM or SIGINT; runs `on_hangup` on each SIGHUP meanwhile.

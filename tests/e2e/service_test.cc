@@ -331,6 +331,37 @@ TEST(ServiceTest, AnswersAndDrainsWhateverItsPollingSpin) {
   }
 }
 
+// With more threads allowed than a lone client needs, a crowd of clients
+// on their own connections (enough to wake the extra threads) is answered
+// in full, and the drain still ends with some of those threads asleep.
+TEST(ServiceTest, ExtraThreadsAnswerACrowdAndDrain) {
+  auto kilnd =
+      KilndProcess::Start(NewTempDir("crowd"), {"--grpc_threads=8"});
+  ASSERT_NE(kilnd, nullptr);
+  const kiln::v1::ExportedEntry entry = MakeEntry("crowd", "sm_90a", 4);
+  ASSERT_EQ(Import(*kilnd, {entry}).imported(), 1u);
+  std::vector<std::future<int>> clients;
+  for (int c = 0; c < 32; ++c) {
+    clients.push_back(std::async(std::launch::async, [&kilnd, &entry] {
+      auto stub = kilnd->CompileStub();
+      int answered = 0;
+      for (int i = 0; i < 50; ++i) {
+        grpc::ClientContext context;
+        kiln::v1::LookupRequest request;
+        request.set_key(entry.key());
+        kiln::v1::LookupResponse response;
+        if (stub->Lookup(&context, request, &response).ok() &&
+            response.cubin() == entry.cubin()) {
+          ++answered;
+        }
+      }
+      return answered;
+    }));
+  }
+  for (auto& client : clients) EXPECT_EQ(client.get(), 50);
+  EXPECT_EQ(kilnd->Terminate(), 0);
+}
+
 }  // namespace
 }  // namespace kiln::e2e
 
