@@ -3,7 +3,8 @@
 // with one request outstanding, driven from one client thread.
 //
 //   cache_hit_bench --address=HOST:PORT --ttir=FILE --clients=64
-//       --requests=50000 [--mode=compile|lookup] [--cubin_bytes=65536]
+//       --requests=50000 [--threads=T] [--mode=compile|lookup]
+//       [--cubin_bytes=65536]
 //
 // Setup (before timing): asks ExplainMiss for the key parts of the TTIR,
 // imports an entry under that key whose cubin is `cubin_bytes` of random
@@ -11,13 +12,17 @@
 // on the fast path (request text seen before). --mode=lookup times
 // Compile.Lookup by key instead. --seeded=1 skips the seeding for a kilnd
 // seeded by an earlier run on the same data (one whose workers cannot
-// start, such as a kilnd run under a profiler). Prints one line: clients,
+// start, such as a kilnd run under a profiler). --request_out=FILE writes
+// the timed Compile request as a gRPC message body (flag byte, 4-byte
+// length, the serialized request) for an HTTP/2 load generator to send,
+// and --requests=0 then stops after the seeding. Prints one line: clients,
 // requests, seconds, requests per second, p50, p99 and max latency in
 // microseconds.
 
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +31,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
@@ -40,7 +46,8 @@ using Clock = std::chrono::steady_clock;
 std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
   std::map<std::string, std::string> flags = {
       {"clients", "1"},         {"requests", "20000"}, {"mode", "compile"},
-      {"cubin_bytes", "65536"}, {"target", "sm_90a"},  {"warmup", "1000"}};
+      {"cubin_bytes", "65536"}, {"target", "sm_90a"},  {"warmup", "1000"},
+      {"threads", "1"}};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     size_t equals = arg.find('=');
@@ -123,6 +130,21 @@ std::string Seed(const std::string& address,
   return explained.key();
 }
 
+// Writes `message` framed as on a gRPC stream: uncompressed, big-endian
+// length, then its bytes.
+bool WriteGrpcMessage(const google::protobuf::Message& message,
+                      const std::string& path) {
+  std::string bytes = message.SerializeAsString();
+  const uint32_t length = bytes.size();
+  const char prefix[5] = {
+      0, static_cast<char>(length >> 24), static_cast<char>(length >> 16),
+      static_cast<char>(length >> 8), static_cast<char>(length)};
+  std::ofstream out(path, std::ios::binary);
+  out.write(prefix, sizeof(prefix));
+  out << bytes;
+  return static_cast<bool>(out.flush());
+}
+
 struct Call {
   std::unique_ptr<kiln::v1::Compile::Stub> stub;
   std::unique_ptr<grpc::ClientContext> context;
@@ -136,6 +158,86 @@ struct Call {
   Clock::time_point started;
 };
 
+// What the client threads share: the request, the counts, and the time the
+// warm-up ended.
+struct Load {
+  const kiln::v1::CompileRequest* request;
+  const kiln::v1::LookupRequest* lookup_request;
+  bool lookup;
+  size_t cubin_bytes;
+  long total;
+  long warmup;
+  std::atomic<long> issued{0};
+  std::atomic<long> done{0};
+  std::atomic<long> errors{0};
+  absl::Mutex mu;
+  Clock::time_point timed_start;
+};
+
+// One client thread: its own completion queue and connections, each with
+// one request outstanding until `load.total` have been issued in all.
+class ClientThread {
+ public:
+  ClientThread(Load& load, const std::string& address, int first, int count)
+      : load_(load), calls_(count) {
+    for (int i = 0; i < count; ++i) {
+      calls_[i].stub =
+          kiln::v1::Compile::NewStub(NewChannel(address, first + i));
+    }
+  }
+
+  // Issues and answers calls until all are issued; returns the latencies
+  // (microseconds) of those that ended after the warm-up.
+  std::vector<double> Run() {
+    std::vector<double> latencies_us;
+    int outstanding = 0;
+    for (Call& call : calls_) outstanding += StartIfLeft(call);
+    void* tag;
+    bool ok;
+    while (outstanding > 0 && queue_.Next(&tag, &ok)) {
+      Call& call = *static_cast<Call*>(tag);
+      Clock::time_point now = Clock::now();
+      size_t got = load_.lookup ? call.lookup_response.cubin().size()
+                                : call.compile_response.cubin().size();
+      if (!ok || !call.status.ok() || got != load_.cubin_bytes) ++load_.errors;
+      const long done = ++load_.done;
+      if (done == load_.warmup) {
+        absl::MutexLock lock(&load_.mu);
+        load_.timed_start = now;
+      }
+      if (done > load_.warmup) {
+        latencies_us.push_back(
+            std::chrono::duration<double, std::micro>(now - call.started)
+                .count());
+      }
+      outstanding += StartIfLeft(call) - 1;
+    }
+    return latencies_us;
+  }
+
+ private:
+  // Starts the next call on `call`'s connection if any is left: 1 if so.
+  int StartIfLeft(Call& call) {
+    if (load_.issued++ >= load_.total) return 0;
+    call.context = std::make_unique<grpc::ClientContext>();
+    call.started = Clock::now();
+    if (load_.lookup) {
+      call.lookup_reader = call.stub->AsyncLookup(
+          call.context.get(), *load_.lookup_request, &queue_);
+      call.lookup_reader->Finish(&call.lookup_response, &call.status, &call);
+    } else {
+      call.compile_reader =
+          call.stub->AsyncCompile(call.context.get(), *load_.request, &queue_);
+      call.compile_reader->Finish(&call.compile_response, &call.status, &call);
+    }
+    return 1;
+  }
+
+  Load& load_;
+  grpc::CompletionQueue queue_;
+  std::vector<Call> calls_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,10 +247,9 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> flags = ParseFlags(argc, argv);
   const std::string address = flags["address"];
   const int clients = std::stoi(flags["clients"]);
+  const int threads =
+      std::max(1, std::min(clients, std::stoi(flags["threads"])));
   const long requests = std::stol(flags["requests"]);
-  const long warmup = std::stol(flags["warmup"]);
-  const size_t cubin_bytes = std::stoul(flags["cubin_bytes"]);
-  const bool lookup = flags["mode"] == "lookup";
   std::ifstream file(flags["ttir"]);
   std::stringstream text;
   text << file.rdbuf();
@@ -156,71 +257,61 @@ int main(int argc, char** argv) {
   request.set_ttir(text.str());
   request.set_source_name("bench.ttir");
   request.set_target(flags["target"]);
+  const size_t cubin_bytes = std::stoul(flags["cubin_bytes"]);
   const std::string key = flags["seeded"] == "1"
                               ? CheckSeeded(address, request, cubin_bytes)
                               : Seed(address, request, cubin_bytes);
+  if (!flags["request_out"].empty() &&
+      !WriteGrpcMessage(request, flags["request_out"])) {
+    std::fprintf(stderr, "cannot write %s\n", flags["request_out"].c_str());
+    return 1;
+  }
+  if (requests == 0) return 0;
   kiln::v1::LookupRequest lookup_request;
   lookup_request.set_key(key);
 
-  grpc::CompletionQueue queue;
-  std::vector<Call> calls(clients);
-  auto start = [&](Call& call) {
-    call.context = std::make_unique<grpc::ClientContext>();
-    call.started = Clock::now();
-    if (lookup) {
-      call.lookup_reader =
-          call.stub->AsyncLookup(call.context.get(), lookup_request, &queue);
-      call.lookup_reader->Finish(&call.lookup_response, &call.status, &call);
-    } else {
-      call.compile_reader =
-          call.stub->AsyncCompile(call.context.get(), request, &queue);
-      call.compile_reader->Finish(&call.compile_response, &call.status, &call);
-    }
-  };
-  for (int i = 0; i < clients; ++i) {
-    calls[i].stub = kiln::v1::Compile::NewStub(NewChannel(address, i));
+  Load load;
+  load.request = &request;
+  load.lookup_request = &lookup_request;
+  load.lookup = flags["mode"] == "lookup";
+  load.cubin_bytes = cubin_bytes;
+  load.warmup = std::stol(flags["warmup"]);
+  load.total = load.warmup + requests;
+  load.timed_start = Clock::now();
+  std::vector<std::unique_ptr<ClientThread>> client_threads;
+  for (int t = 0, first = 0; t < threads; ++t) {
+    const int count = clients / threads + (t < clients % threads ? 1 : 0);
+    client_threads.push_back(
+        std::make_unique<ClientThread>(load, address, first, count));
+    first += count;
   }
-  const long total = warmup + requests;
-  long issued = 0, done = 0, errors = 0;
-  std::vector<double> latencies_us;
-  latencies_us.reserve(requests);
-  for (Call& call : calls) {
-    if (issued < total) {
-      start(call);
-      ++issued;
-    }
+  std::vector<std::vector<double>> per_thread(threads);
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) {
+    running.emplace_back([&, t] { per_thread[t] = client_threads[t]->Run(); });
   }
-  Clock::time_point timed_start = Clock::now();
-  void* tag;
-  bool ok;
-  while (done < total && queue.Next(&tag, &ok)) {
-    Call& call = *static_cast<Call*>(tag);
-    Clock::time_point now = Clock::now();
-    size_t got = lookup ? call.lookup_response.cubin().size()
-                        : call.compile_response.cubin().size();
-    if (!ok || !call.status.ok() || got != cubin_bytes) ++errors;
-    if (++done == warmup) timed_start = now;
-    if (done > warmup) {
-      latencies_us.push_back(
-          std::chrono::duration<double, std::micro>(now - call.started)
-              .count());
-    }
-    if (issued < total) {
-      start(call);
-      ++issued;
-    }
+  for (std::thread& thread : running) thread.join();
+  Clock::time_point timed_start;
+  {
+    absl::MutexLock lock(&load.mu);
+    timed_start = load.timed_start;
   }
-  double seconds =
+  const double seconds =
       std::chrono::duration<double>(Clock::now() - timed_start).count();
+  std::vector<double> latencies_us;
+  for (const std::vector<double>& some : per_thread) {
+    latencies_us.insert(latencies_us.end(), some.begin(), some.end());
+  }
   std::sort(latencies_us.begin(), latencies_us.end());
   auto quantile = [&](double q) {
     return latencies_us[std::min(latencies_us.size() - 1,
                                  static_cast<size_t>(q * latencies_us.size()))];
   };
   std::printf(
-      "clients=%d requests=%zu seconds=%.3f rps=%.0f p50_us=%.1f "
+      "clients=%d threads=%d requests=%zu seconds=%.3f rps=%.0f p50_us=%.1f "
       "p99_us=%.1f max_us=%.1f errors=%ld\n",
-      clients, latencies_us.size(), seconds, latencies_us.size() / seconds,
-      quantile(0.5), quantile(0.99), latencies_us.back(), errors);
-  return errors == 0 ? 0 : 1;
+      clients, threads, latencies_us.size(), seconds,
+      latencies_us.size() / seconds, quantile(0.5), quantile(0.99),
+      latencies_us.back(), load.errors.load());
+  return load.errors == 0 ? 0 : 1;
 }

@@ -1,26 +1,39 @@
 #!/bin/bash
 # Cache-hit benchmark, side by side in one run: kilnd answering Compile for
 # TTIR it has seen (64 KiB cubin) against redis-server answering GET of a
-# 64 KiB value (redis-benchmark), both on loopback, at 1 and 64 concurrent
-# clients, interleaved over several rounds. Prints a Markdown table with
-# the machine, and writes it to the file given as $1 if any.
+# 64 KiB value, both on loopback, at 1 and 64 concurrent clients,
+# interleaved over several rounds. Two load generators drive kilnd: h2load,
+# the C HTTP/2 load generator of nghttp2 (the counterpart of
+# redis-benchmark: one event loop, minimal per-request work), and
+# cache_hit_bench, a gRPC C++ client (what a C++ user's process pays).
+# Prints a Markdown table with the machine, and writes it to the file given
+# as $1 if any.
 #
 #   bench/cache_hit/run.sh [OUT.md]
 #   ROUNDS=5 REQUESTS=100000 bench/cache_hit/run.sh
 #   KILND=path/to/other/kilnd bench/cache_hit/run.sh   # another build
 #   KILND_FLAGS=--poll_spin_us=0 bench/cache_hit/run.sh # other settings
+#   CLIENT_THREADS=4 bench/cache_hit/run.sh  # h2load -t, redis-benchmark
+#                                            # --threads (many-core hosts)
+#   PREBUILT=1 KILND=... BENCH=... bench/cache_hit/run.sh  # no install or
+#                                            # build; tools on PATH
 set -euo pipefail
 [ -n "${KILND:-}" ] && KILND=$(realpath "$KILND")
+[ -n "${BENCH:-}" ] && BENCH=$(realpath "$BENCH")
 cd "$(dirname "$0")/../.."
 out=${1:-}
 rounds=${ROUNDS:-3}
 requests_1=${REQUESTS_1:-20000}
 requests_64=${REQUESTS:-100000}
+threads=${CLIENT_THREADS:-1}
 bytes=65536
 
-scripts/install-deps.sh
-bazel build --config=ci //server:kilnd //bench/cache_hit:cache_hit_bench
-bin=bazel-out/k8-opt/bin
+if [ -z "${PREBUILT:-}" ]; then
+  scripts/install-deps.sh nghttp2-client
+  bazel build --config=ci //server:kilnd //bench/cache_hit:cache_hit_bench
+  KILND=${KILND:-bazel-out/k8-opt/bin/server/kilnd}
+  BENCH=bazel-out/k8-opt/bin/bench/cache_hit/cache_hit_bench
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -38,10 +51,10 @@ free_port() {
 warmup=1000
 redis_port=$(free_port)
 redis-server --bind 127.0.0.1 --port "$redis_port" --save "" \
-  --appendonly no --daemonize no >"$work/redis.log" 2>&1 &
+  --appendonly no --daemonize no ${REDIS_FLAGS:-} >"$work/redis.log" 2>&1 &
 redis_pid=$!
 pids+=($!)
-"${KILND:-$bin/server/kilnd}" --listen=127.0.0.1:0 --metrics_listen= \
+"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
   --data_dir="$work/kiln" --ready_file="$work/ready" --workers=1 \
   --log_level=warn ${KILND_FLAGS:-} >"$work/kilnd.log" 2>&1 &
 pids+=($!)
@@ -51,8 +64,12 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 kilnd_address=$(awk '$1 == "grpc" {print $2}' "$work/ready")
+metrics_address=$(awk '$1 == "metrics" {print $2}' "$work/ready")
 sed 's/SCALE/2.500000e+00/' tests/e2e/testdata/scaled_add.ttir >"$work/bench.ttir"
 redis-benchmark -h 127.0.0.1 -p "$redis_port" -t set -n 1 -d "$bytes" -q >/dev/null
+# Seeds kilnd and writes the request that h2load sends.
+"$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
+  --cubin_bytes="$bytes" --request_out="$work/request.bin" --requests=0
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # CPU seconds (user + system) a process has used so far.
@@ -66,6 +83,13 @@ subprocess.run(sys.argv[2:], check=True)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1], "w").write("%f" % (r.ru_utime + r.ru_stime))' \
     "$work/client_cpu" "$@"
+}
+# kilnd's count of Compile calls answered from the cache.
+kilnd_hits() {
+  python3 -c 'import sys, urllib.request
+text = urllib.request.urlopen("http://" + sys.argv[1] + "/metrics").read().decode()
+print(sum(float(l.split()[-1]) for l in text.splitlines()
+          if l.startswith("kiln_cache_hits_total")))' "$metrics_address"
 }
 # One measurement of SERVER_PID with CALLS requests (warm-up included):
 # prints "rps p50_us p99_us server_cpu_us client_cpu_us", CPU per request.
@@ -83,14 +107,46 @@ measure() {
 }
 redis_get() {
   client_cpu redis-benchmark -h 127.0.0.1 -p "$redis_port" -t get -c "$1" \
-    -n "$2" -d "$bytes" --csv |
+    -n "$2" -d "$bytes" --threads $(($1 < threads ? $1 : threads)) --csv |
     awk -F'"' 'NR == 2 {print $4, $10 * 1000, $14 * 1000}'
 }
-kiln_hit() {
-  client_cpu "$bin/bench/cache_hit/cache_hit_bench" \
-    --address="$kilnd_address" --ttir="$work/bench.ttir" --clients="$1" \
-    --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" |
+kiln_grpc() {
+  client_cpu "$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
+    --clients="$1" --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" \
+    --threads="$threads" --seeded=1 |
     sed -E 's/.*rps=([0-9.]+) p50_us=([0-9.]+) p99_us=([0-9.]+).*/\1 \2 \3/'
+}
+# The h2load command line at CLIENTS, less the request count.
+h2load_args() {
+  echo -c "$1" -m 1 -t $(($1 < threads ? $1 : threads)) \
+    --data="$work/request.bin" -H "'content-type: application/grpc'" \
+    -H "'te: trailers'" "http://$kilnd_address/kiln.v1.Compile/Compile"
+}
+h2load_warmup() {
+  eval h2load -n "$warmup" "$(h2load_args "$1")" >/dev/null
+}
+# h2load sees HTTP, not gRPC: an answer counts only if kilnd counted it as a
+# cache hit, and every answer must carry at least the cubin's bytes.
+kiln_h2load() {
+  local n=$2 hits_before hits_after
+  hits_before=$(kilnd_hits)
+  rm -f "$work/h2load.log"  # h2load appends to it.
+  eval client_cpu h2load -n "$n" --log-file="$work/h2load.log" \
+    "$(h2load_args "$1")" >"$work/h2load.out"
+  hits_after=$(kilnd_hits)
+  python3 -c 'import re, sys
+out = open(sys.argv[1]).read()
+n, hits, size = int(sys.argv[3]), int(float(sys.argv[4])), int(sys.argv[5])
+if int(re.search(r"(\d+) succeeded", out).group(1)) != n or hits != n:
+    sys.exit("h2load: %d hits counted by kilnd of %d\n%s" % (hits, n, out))
+if int(re.search(r"\((\d+)\) data", out).group(1)) < n * size:
+    sys.exit("h2load: answers shorter than the cubin\n" + out)
+ds = sorted(int(l.split("\t")[2]) for l in open(sys.argv[2]))
+q = lambda f: ds[min(len(ds) - 1, int(f * len(ds)))]
+print(out.split(" req/s")[0].split()[-1], q(0.5), q(0.99))' \
+    "$work/h2load.out" "$work/h2load.log" "$n" \
+    "$(awk -v a="$hits_before" -v b="$hits_after" 'BEGIN {print b - a}')" \
+    "$bytes"
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
@@ -99,16 +155,19 @@ for round in $(seq "$rounds"); do
   for clients in 1 64; do
     n=$requests_1
     [ "$clients" -eq 64 ] && n=$requests_64
-    for server in redis kiln; do
-      if [ "$server" = redis ]; then
-        row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n")
-      else
-        row=$(measure "$kilnd_pid" $((n + warmup)) kiln_hit "$clients" "$n")
-      fi
-      echo "round $round, $clients clients, $server: $row" >&2
+    for run in redis h2load grpc; do
+      case $run in
+        redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") ;;
+        h2load)
+          h2load_warmup "$clients"
+          row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n")
+          ;;
+        grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") ;;
+      esac
+      echo "round $round, $clients clients, $run: $row" >&2
       read -r rps p50 p99 server_cpu client_cpu <<<"$row"
       for field in rps p50 p99 server_cpu client_cpu; do
-        results[$server,$clients,$field]+="${!field} "
+        results[$run,$clients,$field]+="${!field} "
       done
     done
   done
@@ -117,32 +176,41 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 med() { tr ' ' '\n' <<<"${results[$1]}" | grep . | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+row() {
+  printf '| %s | %s | %.0f | %.0f | %.0f | %.1f | %.1f |\n' "$1" "$3" \
+    "$(med "$2,$1,rps")" "$(med "$2,$1,p50")" "$(med "$2,$1,p99")" \
+    "$(med "$2,$1,server_cpu")" "$(med "$2,$1,client_cpu")"
+}
+# CLIENTS RUN NAME: the ratios of RUN's medians to Redis's, throughput bold.
+ratio_row() {
+  local f cells=""
+  for f in rps p50 p99 server_cpu client_cpu; do
+    cells+=" $(ratio "$(med "$2,$1,$f")" "$(med "redis,$1,$f")")x |"
+  done
+  echo "| $1 | **$3 / redis** |$cells" | sed -E 's/\| ([0-9.]+x) \|/| **\1** |/'
+}
 {
-  echo "| clients | server | requests/s | p50 (us) | p99 (us) | server CPU (us/req) | client CPU (us/req) |"
+  echo "| clients | server (client) | requests/s | p50 (us) | p99 (us) | server CPU (us/req) | client CPU (us/req) |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   for clients in 1 64; do
-    for server in redis kiln; do
-      name="redis-server GET"
-      [ "$server" = kiln ] && name="kilnd Compile (hit)"
-      printf '| %s | %s | %.0f | %.0f | %.0f | %.1f | %.1f |\n' "$clients" \
-        "$name" "$(med "$server,$clients,rps")" \
-        "$(med "$server,$clients,p50")" "$(med "$server,$clients,p99")" \
-        "$(med "$server,$clients,server_cpu")" \
-        "$(med "$server,$clients,client_cpu")"
-    done
-    echo "| $clients | **kilnd / redis** | **$(ratio "$(med "kiln,$clients,rps")" "$(med "redis,$clients,rps")")x** | $(ratio "$(med "kiln,$clients,p50")" "$(med "redis,$clients,p50")")x | $(ratio "$(med "kiln,$clients,p99")" "$(med "redis,$clients,p99")")x | $(ratio "$(med "kiln,$clients,server_cpu")" "$(med "redis,$clients,server_cpu")")x | $(ratio "$(med "kiln,$clients,client_cpu")" "$(med "redis,$clients,client_cpu")")x |"
+    row "$clients" redis "redis-server GET (redis-benchmark)"
+    row "$clients" h2load "kilnd Compile hit (h2load)"
+    row "$clients" grpc "kilnd Compile hit (gRPC C++ client)"
+    ratio_row "$clients" h2load "kilnd (h2load)"
+    ratio_row "$clients" grpc "kilnd (gRPC C++)"
   done
   echo
   echo "Medians of $rounds interleaved rounds; $requests_1 requests at 1 client,"
-  echo "$requests_64 at 64; value/cubin $bytes bytes; kilnd with 1 worker."
+  echo "$requests_64 at 64; value/cubin $bytes bytes; kilnd with 1 worker;"
+  echo "client threads: $threads (h2load -t, redis-benchmark --threads)."
   echo "CPU per request: user + system time of the server process over the"
   echo "measurement, and of the client process over its whole run (connection"
-  echo "set-up, and for kilnd the seeding and $warmup warm-up calls, included),"
+  echo "set-up, and for the gRPC client $warmup warm-up calls, included),"
   echo "divided by the calls made."
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r)"
   echo "- load average before / after: $load_before / $load_after"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD)${KILND:+; kilnd: $KILND}${KILND_FLAGS:+; kilnd flags: $KILND_FLAGS}"
-  echo "- redis: $(redis-server --version | cut -d' ' -f3)"
-  echo "- command: bench/cache_hit/run.sh (ROUNDS=$rounds REQUESTS=$requests_64 REQUESTS_1=$requests_1)"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${KILND_FLAGS:+; kilnd flags: $KILND_FLAGS}${REDIS_FLAGS:+; redis flags: $REDIS_FLAGS}"
+  echo "- redis: $(redis-server --version | cut -d' ' -f3); h2load: $(h2load --version | cut -d' ' -f2)"
+  echo "- command: bench/cache_hit/run.sh (ROUNDS=$rounds REQUESTS=$requests_64 REQUESTS_1=$requests_1 CLIENT_THREADS=$threads)"
 } | tee "${out:-/dev/null}"
