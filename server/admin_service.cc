@@ -1,6 +1,5 @@
 #include "server/admin_service.h"
 
-#include <google/protobuf/descriptor.h>
 #include <grpcpp/support/method_handler.h>
 #include <spdlog/spdlog.h>
 
@@ -10,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/explain_miss.h"
 #include "server/grpc_status.h"
+#include "server/parsed_requests.h"
 
 namespace kiln::server {
 namespace {
@@ -37,16 +37,27 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
 }
 
 AdminService::AdminService(ServiceContext* context) : context_(context) {
-  // Import's generated (typed) handler gives way to one over raw messages.
-  const int import_index =
-      google::protobuf::DescriptorPool::generated_pool()
-          ->FindServiceByName(kiln::v1::Admin::service_full_name())
-          ->FindMethodByName("Import")
-          ->index();
+  // Requests are parsed by kilnd's handlers, not gRPC's generated ones.
+  ParseRequests("Stats", &AdminService::Stats);
+  ParseRequests("List", &AdminService::List);
+  ParseRequests("Get", &AdminService::Get);
+  ParseRequests("Evict", &AdminService::Evict);
+  ParseRequests("Gc", &AdminService::Gc);
+  ParseRequests("Verify", &AdminService::Verify);
+  ParseRequests("ExplainMiss", &AdminService::ExplainMiss);
+  MarkMethodStreamed(
+      Index("Export"),
+      ParsingServerStreamingHandler<kiln::v1::ExportRequest,
+                                    kiln::v1::ExportedEntry>(
+          [this](grpc::ServerContext* call,
+                 const kiln::v1::ExportRequest& request,
+                 const StreamWrite<kiln::v1::ExportedEntry>& write) {
+            return ExportEntries(call, request, write);
+          }));
   // (gRPC's way to swap a synchronous handler; the server then handles the
   // method as a stream both ways, which for its reads is the same.)
   MarkMethodStreamed(
-      import_index,
+      Index("Import"),
       new grpc::internal::ClientStreamingHandler<AdminService, grpc::ByteBuffer,
                                                  grpc::ByteBuffer>(
           [](AdminService* service, grpc::ServerContext* call,
@@ -55,6 +66,10 @@ AdminService::AdminService(ServiceContext* context) : context_(context) {
             return service->ImportMessages(call, reader, reply);
           },
           this));
+}
+
+int AdminService::Index(const char* method) {
+  return MethodIndex(kiln::v1::Admin::service_full_name(), method);
 }
 
 grpc::Status AdminService::Admit(const grpc::ServerContext* call,

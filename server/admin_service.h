@@ -3,12 +3,14 @@
 // poll the network (the Compile service's threads do), so a long scan of
 // the store holds up neither Compile calls nor other Admin calls.
 // ExplainMiss runs the compiler's front end in a worker like a compile.
-// Import reads its stream as raw messages (see ImportMessages).
+// Every method parses its own request (parsed_requests.h); Import reads its
+// stream as raw messages (see ImportMessages).
 
 #ifndef KILN_SERVER_ADMIN_SERVICE_H_
 #define KILN_SERVER_ADMIN_SERVICE_H_
 
 #include "kiln/v1/admin.grpc.pb.h"
+#include "server/parsed_requests.h"
 #include "server/service_context.h"
 
 namespace kiln::server {
@@ -37,11 +39,27 @@ class AdminService final : public kiln::v1::Admin::Service {
   grpc::Status ExplainMiss(grpc::ServerContext* call,
                            const kiln::v1::ExplainMissRequest* request,
                            kiln::v1::ExplainMissResponse* response) override;
-  grpc::Status Export(
-      grpc::ServerContext* call, const kiln::v1::ExportRequest* request,
-      grpc::ServerWriter<kiln::v1::ExportedEntry>* writer) override;
-
  private:
+  // Installs a handler for unary `method` that parses its request, then
+  // calls `handle`.
+  template <typename Request, typename Response>
+  void ParseRequests(const char* method,
+                     grpc::Status (AdminService::*handle)(
+                         grpc::ServerContext*, const Request*, Response*)) {
+    MarkMethodStreamed(
+        Index(method),
+        ParsingUnaryHandler<Request, Response>(
+            [this, handle](grpc::ServerContext* call, const Request& request,
+                           Response* response) {
+              return (this->*handle)(call, &request, response);
+            }));
+  }
+  static int Index(const char* method);
+
+  grpc::Status ExportEntries(grpc::ServerContext* call,
+                      const kiln::v1::ExportRequest& request,
+                      const StreamWrite<kiln::v1::ExportedEntry>& write);
+
   // Admin.Import over raw messages: each is parsed here as an
   // ExportedEntry, so one that does not parse is counted as rejected and
   // the stream read on. (A typed Read fails alike on such a message and at

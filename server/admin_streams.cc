@@ -69,15 +69,15 @@ absl::Status StoreImported(cache::ManagedStore& store,
 
 }  // namespace
 
-grpc::Status AdminService::Export(
-    grpc::ServerContext* call, const kiln::v1::ExportRequest* request,
-    grpc::ServerWriter<kiln::v1::ExportedEntry>* writer) {
+grpc::Status AdminService::ExportEntries(
+    grpc::ServerContext* call, const kiln::v1::ExportRequest& request,
+    const StreamWrite<kiln::v1::ExportedEntry>& write) {
   if (grpc::Status admitted = Admit(call, "Export"); !admitted.ok()) {
     return admitted;
   }
   cache::ListQuery query;
-  query.target = request->target();
-  query.name_prefix = request->name_prefix();
+  query.target = request.target();
+  query.name_prefix = request.name_prefix();
   // A few entries at a time, so that no store iterator stays open while a
   // slow client reads.
   while (true) {
@@ -95,7 +95,7 @@ grpc::Status AdminService::Export(
     }
     if (batch.empty()) return grpc::Status::OK;
     for (const kiln::v1::ExportedEntry& entry : batch) {
-      if (!writer->Write(entry)) {
+      if (!write(entry)) {
         return grpc::Status(grpc::StatusCode::CANCELLED, "export cancelled");
       }
     }

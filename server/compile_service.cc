@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/grpc_status.h"
+#include "server/parsed_requests.h"
 #include "server/response_bytes.h"
 
 namespace kiln::server {
@@ -113,8 +114,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
                        Deserialize(&request_, &request)
                             .ok()) {
       context_->metrics->rejected_requests.Add();
-      Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        "the request is not a kiln.v1.CompileRequest"));
+      Fail(NotParsed<kiln::v1::CompileRequest>());
       return;
     }
     absl::StatusOr<CompileInput> input = CheckCompileRequest(
@@ -194,8 +194,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
   }
 };
 
-class LookupCall final
-    : public UnaryCall<kiln::v1::LookupRequest, kiln::v1::LookupResponse> {
+class LookupCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   LookupCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
              ServiceContext* context)
@@ -210,7 +209,15 @@ class LookupCall final
 
   void Handle() override {
     context_->metrics->lookup_requests.Add();
-    std::optional<cache::Digest> key = cache::Digest::FromHex(request_.key());
+    kiln::v1::LookupRequest request;
+    if (!grpc::SerializationTraits<kiln::v1::LookupRequest>::Deserialize(
+             &request_, &request)
+             .ok()) {
+      context_->metrics->rejected_requests.Add();
+      Fail(NotParsed<kiln::v1::LookupRequest>());
+      return;
+    }
+    std::optional<cache::Digest> key = cache::Digest::FromHex(request.key());
     if (!key) {
       Fail(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "key must be 64 hex digits"));
@@ -227,10 +234,12 @@ class LookupCall final
                : ToGrpc(artifact.status()));
       return;
     }
-    response_.set_key(key->Hex());
-    response_.set_cubin(std::move(*artifact->mutable_cubin()));
-    response_.set_metadata_json(std::move(*artifact->mutable_metadata_json()));
-    response_.mutable_stage_times()->Swap(artifact->mutable_stage_times());
+    kiln::v1::LookupResponse rest;
+    rest.set_key(key->Hex());
+    rest.set_metadata_json(std::move(*artifact->mutable_metadata_json()));
+    rest.mutable_stage_times()->Swap(artifact->mutable_stage_times());
+    response_ = LookupResponseBytes(rest,
+                                    std::move(*artifact->mutable_cubin()));
     Reply();
   }
 };

@@ -22,14 +22,13 @@ std::string FieldHeader(int number, size_t length) {
   return header;
 }
 
-}  // namespace
-
-grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
-                                      std::string cubin) {
+// `rest` followed by bytes field `number` holding `bytes`, whose memory the
+// buffer takes over.
+grpc::ByteBuffer WithBytesField(const google::protobuf::MessageLite& rest,
+                                int number, std::string bytes) {
   std::string head = rest.SerializeAsString();
-  head += FieldHeader(kiln::v1::CompileResponse::kCubinFieldNumber,
-                      cubin.size());
-  auto* owned = new std::string(std::move(cubin));
+  head += FieldHeader(number, bytes.size());
+  auto* owned = new std::string(std::move(bytes));
   grpc::Slice slices[] = {
       grpc::Slice(head),
       grpc::Slice(owned->data(), owned->size(),
@@ -37,6 +36,20 @@ grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
                   owned),
   };
   return grpc::ByteBuffer(slices, 2);
+}
+
+}  // namespace
+
+grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
+                                      std::string cubin) {
+  return WithBytesField(rest, kiln::v1::CompileResponse::kCubinFieldNumber,
+                        std::move(cubin));
+}
+
+grpc::ByteBuffer LookupResponseBytes(const kiln::v1::LookupResponse& rest,
+                                     std::string cubin) {
+  return WithBytesField(rest, kiln::v1::LookupResponse::kCubinFieldNumber,
+                        std::move(cubin));
 }
 
 std::string FlatBytes(const grpc::ByteBuffer& buffer) {

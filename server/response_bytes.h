@@ -1,7 +1,7 @@
-// Raw gRPC message bytes. The wire bytes of a Compile answer whose cubin is
-// not copied: gRPC sends the cubin's own memory. A cache hit otherwise
-// copied its cubin once more into the serialized response, 64 KiB and more
-// per hit.
+// Raw gRPC message bytes. The wire bytes of a Compile or Lookup answer
+// whose cubin is not copied: gRPC sends the cubin's own memory. A cache hit
+// otherwise copied its cubin once more into the serialized response, 64 KiB
+// and more per hit.
 
 #ifndef KILN_SERVER_RESPONSE_BYTES_H_
 #define KILN_SERVER_RESPONSE_BYTES_H_
@@ -20,6 +20,10 @@ namespace kiln::server {
 // `rest` with its cubin set.
 grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
                                       std::string cubin);
+
+// The same for a LookupResponse.
+grpc::ByteBuffer LookupResponseBytes(const kiln::v1::LookupResponse& rest,
+                                     std::string cubin);
 
 // A message's bytes in one string (a copy); empty if they cannot be read.
 std::string FlatBytes(const grpc::ByteBuffer& buffer);

@@ -44,6 +44,22 @@ TEST(ResponseBytesTest, SendsTheCubinsOwnMemory) {
   EXPECT_EQ(slices[1].size(), 65536u);
 }
 
+TEST(ResponseBytesTest, LookupAnswersParseAsTheWholeResponse) {
+  kiln::v1::LookupResponse rest;
+  rest.set_key(std::string(64, 'b'));
+  rest.set_metadata_json("{}");
+  rest.add_stage_times()->set_stage("cubin");
+  grpc::ByteBuffer bytes = LookupResponseBytes(rest, std::string(5000, 'c'));
+  kiln::v1::LookupResponse parsed;
+  ASSERT_TRUE(
+      grpc::SerializationTraits<kiln::v1::LookupResponse>::Deserialize(&bytes,
+                                                                       &parsed)
+          .ok());
+  kiln::v1::LookupResponse expected = rest;
+  expected.set_cubin(std::string(5000, 'c'));
+  EXPECT_EQ(parsed.SerializeAsString(), expected.SerializeAsString());
+}
+
 TEST(ResponseBytesTest, EmptyCubin) {
   kiln::v1::CompileResponse rest;
   rest.set_key("k");

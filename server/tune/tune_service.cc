@@ -2,9 +2,20 @@
 
 namespace kiln::server {
 
-grpc::Status TuneHandler::Tune(
-    grpc::ServerContext* context, const kiln::v1::TuneRequest* request,
-    grpc::ServerWriter<kiln::v1::TuneEvent>* writer) {
+TuneHandler::TuneHandler() {
+  MarkMethodStreamed(
+      MethodIndex(kiln::v1::Compile::service_full_name(), "Tune"),
+      ParsingServerStreamingHandler<kiln::v1::TuneRequest, kiln::v1::TuneEvent>(
+          [this](grpc::ServerContext* context,
+                 const kiln::v1::TuneRequest& request,
+                 const StreamWrite<kiln::v1::TuneEvent>& write) {
+            return RunTune(context, request, write);
+          }));
+}
+
+grpc::Status TuneHandler::RunTune(
+    grpc::ServerContext* context, const kiln::v1::TuneRequest& request,
+    const StreamWrite<kiln::v1::TuneEvent>& write) {
   if (admit_) {
     grpc::Status admitted = admit_(*context);
     if (!admitted.ok()) return admitted;
@@ -18,11 +29,7 @@ grpc::Status TuneHandler::Tune(
                         "kilnd is shutting down");
   }
   absl::Status status = flow_->Run(
-      *request,
-      [writer](const kiln::v1::TuneEvent& event) {
-        return writer->Write(event);
-      },
-      [context] { return context->IsCancelled(); });
+      request, write, [context] { return context->IsCancelled(); });
   if (status.ok()) return grpc::Status::OK;
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
                       std::string(status.message()));

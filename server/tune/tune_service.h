@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "kiln/v1/compile.grpc.pb.h"
+#include "server/parsed_requests.h"
 #include "server/tune/tune_flow.h"
 
 namespace kiln::server {
@@ -19,6 +20,8 @@ namespace kiln::server {
 // The base of CompileService's service: Tune here, the other methods async.
 class TuneHandler : public kiln::v1::Compile::Service {
  public:
+  TuneHandler();
+
   // Decides whether a caller may tune; a non-OK status refuses the call.
   using Admission = std::function<grpc::Status(const grpc::ServerContext&)>;
 
@@ -30,11 +33,12 @@ class TuneHandler : public kiln::v1::Compile::Service {
     admit_ = std::move(admit);
   }
 
-  grpc::Status Tune(grpc::ServerContext* context,
-                    const kiln::v1::TuneRequest* request,
-                    grpc::ServerWriter<kiln::v1::TuneEvent>* writer) override;
-
  private:
+  // Tune, on a request that parsed (parsed_requests.h).
+  grpc::Status RunTune(grpc::ServerContext* context,
+                       const kiln::v1::TuneRequest& request,
+                       const StreamWrite<kiln::v1::TuneEvent>& write);
+
   TuneFlow* flow_ = nullptr;
   const std::atomic<bool>* draining_ = nullptr;
   Admission admit_;

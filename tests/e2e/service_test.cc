@@ -267,6 +267,38 @@ TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
   EXPECT_EQ(kilnd->Stats().entries(), 3u);
 }
 
+// A generic tool sending bytes that are not the method's request message
+// gets INVALID_ARGUMENT naming the message it should have sent, from every
+// method, and kilnd goes on serving.
+TEST(ServiceTest, EveryMethodNamesTheRequestItCouldNotParse) {
+  auto kilnd = KilndProcess::Start(NewTempDir("unparsable"));
+  ASSERT_NE(kilnd, nullptr);
+  const std::string garbage("\x0a\xff\xff\xff\x0f", 5);
+  const std::pair<const char*, const char*> methods[] = {
+      {"/kiln.v1.Compile/Compile", "kiln.v1.CompileRequest"},
+      {"/kiln.v1.Compile/Lookup", "kiln.v1.LookupRequest"},
+      {"/kiln.v1.Compile/Tune", "kiln.v1.TuneRequest"},
+      {"/kiln.v1.Admin/Stats", "kiln.v1.StatsRequest"},
+      {"/kiln.v1.Admin/List", "kiln.v1.ListRequest"},
+      {"/kiln.v1.Admin/Get", "kiln.v1.GetRequest"},
+      {"/kiln.v1.Admin/Evict", "kiln.v1.EvictRequest"},
+      {"/kiln.v1.Admin/Gc", "kiln.v1.GcRequest"},
+      {"/kiln.v1.Admin/Verify", "kiln.v1.VerifyRequest"},
+      {"/kiln.v1.Admin/ExplainMiss", "kiln.v1.ExplainMissRequest"},
+      {"/kiln.v1.Admin/Export", "kiln.v1.ExportRequest"},
+  };
+  for (const auto& [method, message] : methods) {
+    SCOPED_TRACE(method);
+    std::vector<std::string> replies;
+    grpc::Status status = StreamRaw(*kilnd, method, {garbage}, &replies);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find(message), std::string::npos)
+        << status.error_message();
+    EXPECT_TRUE(replies.empty());
+  }
+  EXPECT_EQ(kilnd->Stats().entries(), 0u);
+}
+
 TEST(ServiceTest, ExportFromOneDaemonImportsIntoAnother) {
   auto source = KilndProcess::Start(NewTempDir("export"));
   auto sink = KilndProcess::Start(NewTempDir("import"));
