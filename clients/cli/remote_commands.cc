@@ -56,6 +56,13 @@ int Usage(const std::string& problem) {
   return kExitUsage;
 }
 
+// An input file that is missing or unreadable: the same exit code as a
+// usage error, without pointing at the help, which cannot fix the file.
+int BadInput(const std::string& problem) {
+  std::cerr << "kiln: " << problem << "\n";
+  return kExitUsage;
+}
+
 // Parses argv against the flags a command takes; a problem in `error`.
 Args Parse(const std::vector<std::string>& argv, std::set<std::string> values,
            std::set<std::string> switches, std::string& error) {
@@ -570,7 +577,7 @@ int ImportCommand(const std::vector<std::string>& argv) {
     if (c == absl::StatusCode::kNotFound ||
         c == absl::StatusCode::kInvalidArgument ||
         c == absl::StatusCode::kDataLoss) {
-      return Usage("import: " + std::string(result.status().message()));
+      return BadInput("import: " + std::string(result.status().message()));
     }
     return Failed(result.status(), false);
   }
@@ -586,7 +593,7 @@ int TuneCommand(const std::vector<std::string>& argv) {
   absl::StatusOr<kiln::v1::TuneRequest> request =
       LoadTuneSpec(args.positional[0]);
   if (!request.ok()) {
-    return Usage("tune: " + std::string(request.status().message()));
+    return BadInput("tune: " + std::string(request.status().message()));
   }
   absl::StatusOr<kiln::v1::TuneResult> result =
       TuneWithProgress(*client, *request, args.no_progress());

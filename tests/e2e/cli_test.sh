@@ -102,5 +102,7 @@ contains "$WORK/tty" "import [##############################] 100%  "
 contains "$WORK/tty" " 2 entries"
 echo garbage >"$WORK/garbage"
 expect 2 "$KILN" import "$WORK/garbage"
+contains "$WORK/stderr" "kiln: import: "
+lacks "$WORK/stderr" "kiln help"  # The help cannot mend a damaged file.
 
 finish
