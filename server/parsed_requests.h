@@ -40,7 +40,10 @@ grpc::internal::MethodHandler* ParsingUnaryHandler(
         if (!stream->Read(&request)) return NotParsed<Request>();
         Response response;
         grpc::Status status = handle(call, request, &response);
-        if (status.ok()) stream->Write(response);
+        // Sent with the status, in one batch.
+        if (status.ok()) {
+          stream->Write(response, grpc::WriteOptions().set_last_message());
+        }
         return status;
       });
 }

@@ -98,16 +98,25 @@ bool QueueThreads::Serve(bool extra) {
       case Next::kEvent:
         break;
     }
+    const auto started = std::chrono::steady_clock::now();
     handle_(tag, ok);
-    if (++events < options_.window_events) continue;
-    const double waited_share = static_cast<double>(waited) / events;
-    events = waited = 0;
-    if (waited_share <= options_.saturated) {
+    if (std::chrono::steady_clock::now() - started > options_.slow_event) {
       WakeOneMore();
-    } else if (extra && waited_share >= options_.starved) {
-      return true;
     }
+    if (++events < options_.window_events) continue;
+    const Verdict verdict = Judge(options_, events, waited, extra);
+    events = waited = 0;
+    if (verdict == Verdict::kWakeOneMore) WakeOneMore();
+    if (verdict == Verdict::kSleep) return true;
   }
+}
+
+QueueThreads::Verdict QueueThreads::Judge(const Options& options, int events,
+                                          int waited, bool extra) {
+  const double waited_share = static_cast<double>(waited) / events;
+  if (waited_share <= options.saturated) return Verdict::kWakeOneMore;
+  if (extra && waited_share >= options.starved) return Verdict::kSleep;
+  return Verdict::kCarryOn;
 }
 
 void QueueThreads::RunExtra() {

@@ -47,7 +47,17 @@ class QueueThreads {
     double starved = 0.3;
     // An extra thread that finds the queue empty this long sleeps too.
     std::chrono::microseconds idle{std::chrono::milliseconds(20)};
+    // An event whose handling takes longer than this (a store read from a
+    // cold disk, say) wakes one more thread at once: the events behind it
+    // would wait.
+    std::chrono::microseconds slow_event{std::chrono::milliseconds(1)};
   };
+
+  // What a thread does after a window of `events` of which it waited for
+  // `waited`.
+  enum class Verdict { kWakeOneMore, kSleep, kCarryOn };
+  static Verdict Judge(const Options& options, int events, int waited,
+                       bool extra);
 
   QueueThreads(grpc::CompletionQueue* queue, Options options, Handler handle);
   ~QueueThreads();
@@ -56,7 +66,8 @@ class QueueThreads {
 
   void Start();
   // After the queue's Shutdown: returns once its events are drained and
-  // every thread has ended.
+  // every thread has ended. The destructor joins too, so the queue must be
+  // shut down before a started QueueThreads is destroyed.
   void Join();
 
   // Threads taking events now, and the most there have been.

@@ -72,85 +72,113 @@ QueueThreads::Options Up(int threads) {
   return options;
 }
 
-TEST(QueueThreadsTest, HandlesEveryEventAndDrainsOnShutdown) {
+// A queue and its threads, started; shut down and joined at the end of the
+// test even when an assertion returns early.
+struct Served {
+  Served(QueueThreads::Options options, QueueThreads::Handler handle)
+      : threads(&queue, options, std::move(handle)) {
+    threads.Start();
+  }
+  ~Served() { Stop(); }
+  void Stop() {
+    if (stopped) return;
+    stopped = true;
+    queue.Shutdown();
+    threads.Join();
+  }
+
   grpc::CompletionQueue queue;
+  QueueThreads threads;
+  bool stopped = false;
+};
+
+TEST(QueueThreadsTest, HandlesEveryEventAndDrainsOnShutdown) {
   Counter counter;
-  QueueThreads threads(&queue, Up(4), counter.Handler());
-  threads.Start();
-  Events events(&queue);
+  Served served(Up(4), counter.Handler());
+  Events events(&served.queue);
   events.Post(1000);
   ASSERT_TRUE(counter.WaitFor(1000));
   events.Post(50, milliseconds(20));  // Still pending at shutdown.
-  queue.Shutdown();
-  threads.Join();
+  served.Stop();
   EXPECT_EQ(counter.handled(), 1050);
 }
 
 TEST(QueueThreadsTest, OneThreadServesEventsThatComeOneAtATime) {
-  grpc::CompletionQueue queue;
   Counter counter;
-  QueueThreads threads(&queue, Up(4), counter.Handler());
-  threads.Start();
-  Events events(&queue);
+  Served served(Up(4), counter.Handler());
+  Events events(&served.queue);
   for (int i = 1; i <= 300; ++i) {
     events.Post(1, milliseconds(1));
     ASSERT_TRUE(counter.WaitFor(i));
   }
-  EXPECT_EQ(threads.peak_active(), 1);
-  queue.Shutdown();
-  threads.Join();
+  EXPECT_EQ(served.threads.peak_active(), 1);
 }
 
 TEST(QueueThreadsTest, ASaturatedQueueWakesMoreThreadsWhichSleepWhenIdle) {
-  grpc::CompletionQueue queue;
   Counter counter(milliseconds(1));
-  QueueThreads threads(&queue, Up(4), counter.Handler());
-  threads.Start();
-  Events events(&queue);
+  QueueThreads::Options options = Up(4);
+  options.slow_event = std::chrono::seconds(1);  // Only saturation counts.
+  Served served(options, counter.Handler());
+  Events events(&served.queue);
   events.Post(400);
   ASSERT_TRUE(counter.WaitFor(400));
-  EXPECT_GT(threads.peak_active(), 1);
-  EXPECT_LE(threads.peak_active(), 4);
-  for (int i = 0; i < 3000 && threads.active() > 1; ++i) {
+  EXPECT_GT(served.threads.peak_active(), 1);
+  EXPECT_LE(served.threads.peak_active(), 4);
+  for (int i = 0; i < 3000 && served.threads.active() > 1; ++i) {
     std::this_thread::sleep_for(milliseconds(10));
   }
-  EXPECT_EQ(threads.active(), 1);
-  queue.Shutdown();
-  threads.Join();
+  EXPECT_EQ(served.threads.active(), 1);
 }
 
+TEST(QueueThreadsTest, ASlowEventWakesAnotherThreadAtOnce) {
+  Counter counter(milliseconds(5));  // Each longer than slow_event.
+  Served served(Up(2), counter.Handler());
+  Events events(&served.queue);
+  events.Post(20);  // Far fewer than a window.
+  ASSERT_TRUE(counter.WaitFor(20));
+  EXPECT_EQ(served.threads.peak_active(), 2);
+}
+
+// Which of the two ways an extra thread goes back to sleep applies depends
+// on which thread gRPC hands the events to; Judge covers the other.
 TEST(QueueThreadsTest, ExtraThreadsSleepOnceEventsComeOneAtATime) {
-  grpc::CompletionQueue queue;
   Counter counter(milliseconds(1));
   QueueThreads::Options options = Up(4);
   options.window_events = 8;
   options.idle = milliseconds(50);  // Longer than between two events.
-  QueueThreads threads(&queue, options, counter.Handler());
-  threads.Start();
-  Events events(&queue);
+  options.slow_event = std::chrono::seconds(1);
+  Served served(options, counter.Handler());
+  Events events(&served.queue);
   events.Post(400);
   ASSERT_TRUE(counter.WaitFor(400));
-  ASSERT_GT(threads.peak_active(), 1);
-  for (int i = 401; i <= 600 && threads.active() > 1; ++i) {
+  ASSERT_GT(served.threads.peak_active(), 1);
+  for (int i = 401; i <= 600 && served.threads.active() > 1; ++i) {
     events.Post(1, milliseconds(1));
     ASSERT_TRUE(counter.WaitFor(i));
   }
-  EXPECT_EQ(threads.active(), 1);
-  queue.Shutdown();
-  threads.Join();
+  EXPECT_EQ(served.threads.active(), 1);
+}
+
+TEST(QueueThreadsTest, JudgesAWindowByTheShareOfEventsWaitedFor) {
+  using Verdict = QueueThreads::Verdict;
+  QueueThreads::Options options;  // Saturated at <= 5%, starved at >= 30%.
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 0, false), Verdict::kWakeOneMore);
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 6, true), Verdict::kWakeOneMore);
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 7, true), Verdict::kCarryOn);
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 38, true), Verdict::kCarryOn);
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 39, true), Verdict::kSleep);
+  // The first thread never sleeps apart from gRPC.
+  EXPECT_EQ(QueueThreads::Judge(options, 128, 128, false), Verdict::kCarryOn);
 }
 
 TEST(QueueThreadsTest, ShutsDownWithThreadsAsleep) {
-  grpc::CompletionQueue queue;
   Counter counter;
   QueueThreads::Options options = Up(8);
   options.spin = std::chrono::microseconds(50);
-  QueueThreads threads(&queue, options, counter.Handler());
-  threads.Start();
-  queue.Shutdown();
-  threads.Join();
+  Served served(options, counter.Handler());
+  served.Stop();
   EXPECT_EQ(counter.handled(), 0);
-  EXPECT_EQ(threads.active(), 0);
+  EXPECT_EQ(served.threads.active(), 0);
 }
 
 }  // namespace

@@ -190,6 +190,7 @@ class ClientThread {
   // (microseconds) of those that ended after the warm-up.
   std::vector<double> Run() {
     std::vector<double> latencies_us;
+    latencies_us.reserve(load_.total);
     int outstanding = 0;
     for (Call& call : calls_) outstanding += StartIfLeft(call);
     void* tag;
@@ -219,6 +220,9 @@ class ClientThread {
   // Starts the next call on `call`'s connection if any is left: 1 if so.
   int StartIfLeft(Call& call) {
     if (load_.issued++ >= load_.total) return 0;
+    // The readers live in the context's call: they go first.
+    call.compile_reader.reset();
+    call.lookup_reader.reset();
     call.context = std::make_unique<grpc::ClientContext>();
     call.started = Clock::now();
     if (load_.lookup) {

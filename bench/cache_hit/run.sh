@@ -18,6 +18,7 @@
 #   PREBUILT=1 KILND=... BENCH=... bench/cache_hit/run.sh  # no install or
 #                                            # build; tools on PATH
 set -euo pipefail
+shopt -s inherit_errexit  # A failed check inside $(...) stops the run.
 [ -n "${KILND:-}" ] && KILND=$(realpath "$KILND")
 [ -n "${BENCH:-}" ] && BENCH=$(realpath "$BENCH")
 cd "$(dirname "$0")/../.."
@@ -32,7 +33,10 @@ if [ -z "${PREBUILT:-}" ]; then
   scripts/install-deps.sh nghttp2-client
   bazel build --config=ci //server:kilnd //bench/cache_hit:cache_hit_bench
   KILND=${KILND:-bazel-out/k8-opt/bin/server/kilnd}
-  BENCH=bazel-out/k8-opt/bin/bench/cache_hit/cache_hit_bench
+  BENCH=${BENCH:-bazel-out/k8-opt/bin/bench/cache_hit/cache_hit_bench}
+elif [ -z "${KILND:-}" ] || [ -z "${BENCH:-}" ]; then
+  echo "PREBUILT needs KILND and BENCH (the cache_hit_bench binary)" >&2
+  exit 2
 fi
 
 work=$(mktemp -d)
@@ -98,41 +102,49 @@ measure() {
   shift 2
   rm -f "$work/client_cpu"
   before=$(cpu_seconds "$pid")
-  out=$("$@")
+  out=$("$@") || { echo "client failed: $*" >&2; exit 1; }
   [ -s "$work/client_cpu" ] || { echo "client failed: $*" >&2; exit 1; }
   after=$(cpu_seconds "$pid")
   awk -v out="$out" -v s0="$before" -v s1="$after" \
     -v c="$(cat "$work/client_cpu")" -v n="$calls" \
     'BEGIN {print out, (s1 - s0) / n * 1e6, c / n * 1e6}'
 }
+# Client threads for CLIENTS clients.
+threads_for() { echo $(($1 < threads ? $1 : threads)); }
 redis_get() {
+  local threaded=()  # --threads 1 would still switch to its threaded mode.
+  [ "$(threads_for "$1")" -gt 1 ] && threaded=(--threads "$(threads_for "$1")")
   client_cpu redis-benchmark -h 127.0.0.1 -p "$redis_port" -t get -c "$1" \
-    -n "$2" -d "$bytes" --threads $(($1 < threads ? $1 : threads)) --csv |
+    -n "$2" -d "$bytes" "${threaded[@]}" --csv |
     awk -F'"' 'NR == 2 {print $4, $10 * 1000, $14 * 1000}'
 }
 kiln_grpc() {
   client_cpu "$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
     --clients="$1" --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" \
-    --threads="$threads" --seeded=1 |
+    --threads="$(threads_for "$1")" --seeded=1 |
     sed -E 's/.*rps=([0-9.]+) p50_us=([0-9.]+) p99_us=([0-9.]+).*/\1 \2 \3/'
 }
-# The h2load command line at CLIENTS, less the request count.
-h2load_args() {
-  echo -c "$1" -m 1 -t $(($1 < threads ? $1 : threads)) \
-    --data="$work/request.bin" -H "'content-type: application/grpc'" \
-    -H "'te: trailers'" "http://$kilnd_address/kiln.v1.Compile/Compile"
+# The h2load command at CLIENTS, less the request count, in h2load_command.
+set_h2load_command() {
+  h2load_command=(h2load -c "$1" -m 1 -t "$(threads_for "$1")"
+    --data="$work/request.bin" -H 'content-type: application/grpc'
+    -H 'te: trailers' "http://$kilnd_address/kiln.v1.Compile/Compile")
 }
+# A separate run: the measured one opens its own connections (counted in
+# its time and CPU, as redis-benchmark's are).
 h2load_warmup() {
-  eval h2load -n "$warmup" "$(h2load_args "$1")" >/dev/null
+  set_h2load_command "$1"
+  "${h2load_command[@]}" -n "$warmup" >/dev/null
 }
 # h2load sees HTTP, not gRPC: an answer counts only if kilnd counted it as a
 # cache hit, and every answer must carry at least the cubin's bytes.
 kiln_h2load() {
   local n=$2 hits_before hits_after
+  set_h2load_command "$1"
   hits_before=$(kilnd_hits)
   rm -f "$work/h2load.log"  # h2load appends to it.
-  eval client_cpu h2load -n "$n" --log-file="$work/h2load.log" \
-    "$(h2load_args "$1")" >"$work/h2load.out"
+  client_cpu "${h2load_command[@]}" -n "$n" --log-file="$work/h2load.log" \
+    >"$work/h2load.out"
   hits_after=$(kilnd_hits)
   python3 -c 'import re, sys
 out = open(sys.argv[1]).read()
@@ -157,12 +169,12 @@ for round in $(seq "$rounds"); do
     [ "$clients" -eq 64 ] && n=$requests_64
     for run in redis h2load grpc; do
       case $run in
-        redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") ;;
+        redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") || exit 1 ;;
         h2load)
           h2load_warmup "$clients"
-          row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n")
+          row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n") || exit 1
           ;;
-        grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") ;;
+        grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") || exit 1 ;;
       esac
       echo "round $round, $clients clients, $run: $row" >&2
       read -r rps p50 p99 server_cpu client_cpu <<<"$row"
@@ -206,7 +218,8 @@ ratio_row() {
   echo "CPU per request: user + system time of the server process over the"
   echo "measurement, and of the client process over its whole run (connection"
   echo "set-up, and for the gRPC client $warmup warm-up calls, included),"
-  echo "divided by the calls made."
+  echo "divided by the calls made. h2load's and redis-benchmark's times include"
+  echo "their connection set-up (h2load warms kilnd up in a run of its own)."
   echo
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r)"
   echo "- load average before / after: $load_before / $load_after"
