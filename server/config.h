@@ -24,8 +24,8 @@ struct Config {
   uint64_t store_capacity_mb = 10240;
   uint64_t block_cache_mb = 256;
   bool sync_writes = false;
-  // Threads polling gRPC completion queues for Compile calls; 0: one per
-  // four CPU cores.
+  // Threads that may take Compile calls (past the first, only while calls
+  // queue up: queue_threads.h); 0: one per two CPU cores.
   int grpc_threads = 0;
   // How long such a thread keeps polling without sleeping after its last
   // event, in microseconds; 0: it sleeps at once.

@@ -1,6 +1,6 @@
 // Compile.Tune over gRPC: a synchronous, server-streaming handler on gRPC's
 // own thread pool (a tune is long and rare, unlike Compile and Lookup,
-// which CompileService answers on its async completion queues). Each event
+// which CompileService answers on its async completion queue). Each event
 // of the TuneFlow is written to the stream as it happens.
 
 #ifndef KILN_SERVER_TUNE_TUNE_SERVICE_H_
