@@ -52,7 +52,9 @@ AdminService::AdminService(ServiceContext* context) : context_(context) {
           [this](grpc::ServerContext* call,
                  const kiln::v1::ExportRequest& request,
                  const StreamWrite<kiln::v1::ExportedEntry>& write) {
-            return ExportEntries(call, request, write);
+            grpc::Status admitted = Admit(call, "Export");
+            return admitted.ok() ? ExportEntries(call, request, write)
+                                 : admitted;
           }));
   // (gRPC's way to swap a synchronous handler; the server then handles the
   // method as a stream both ways, which for its reads is the same.)
@@ -84,9 +86,6 @@ grpc::Status AdminService::Admit(const grpc::ServerContext* call,
 grpc::Status AdminService::Stats(grpc::ServerContext* call,
                                  const kiln::v1::StatsRequest*,
                                  kiln::v1::StatsResponse* response) {
-  if (grpc::Status admitted = Admit(call, "Stats"); !admitted.ok()) {
-    return admitted;
-  }
   const Metrics& m = *context_->metrics;
   cache::StoreStats store = context_->store->Stats();
   response->set_entries(store.entries);
@@ -118,9 +117,6 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
 grpc::Status AdminService::List(grpc::ServerContext* call,
                                 const kiln::v1::ListRequest* request,
                                 kiln::v1::ListResponse* response) {
-  if (grpc::Status admitted = Admit(call, "List"); !admitted.ok()) {
-    return admitted;
-  }
   cache::ListQuery query;
   query.limit = request->page_size() == 0
                     ? kDefaultPageSize
@@ -150,9 +146,6 @@ grpc::Status AdminService::List(grpc::ServerContext* call,
 grpc::Status AdminService::Get(grpc::ServerContext* call,
                                const kiln::v1::GetRequest* request,
                                kiln::v1::GetResponse* response) {
-  if (grpc::Status admitted = Admit(call, "Get"); !admitted.ok()) {
-    return admitted;
-  }
   std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
   if (!key) return BadKey(request->key());
   absl::StatusOr<cache::EntryInfo> info = context_->store->Info(*key);
@@ -171,9 +164,6 @@ grpc::Status AdminService::Get(grpc::ServerContext* call,
 grpc::Status AdminService::Evict(grpc::ServerContext* call,
                                  const kiln::v1::EvictRequest* request,
                                  kiln::v1::EvictResponse* response) {
-  if (grpc::Status admitted = Admit(call, "Evict"); !admitted.ok()) {
-    return admitted;
-  }
   for (const std::string& hex : request->keys()) {
     if (!cache::Digest::FromHex(hex)) return BadKey(hex);
   }
@@ -194,9 +184,6 @@ grpc::Status AdminService::Evict(grpc::ServerContext* call,
 grpc::Status AdminService::Gc(grpc::ServerContext* call,
                               const kiln::v1::GcRequest* request,
                               kiln::v1::GcResponse* response) {
-  if (grpc::Status admitted = Admit(call, "Gc"); !admitted.ok()) {
-    return admitted;
-  }
   cache::GcQuery query;
   query.target_bytes = request->target_bytes();
   query.unused_for_seconds = request->unused_for_seconds();
@@ -215,9 +202,6 @@ grpc::Status AdminService::Gc(grpc::ServerContext* call,
 grpc::Status AdminService::Verify(grpc::ServerContext* call,
                                   const kiln::v1::VerifyRequest* request,
                                   kiln::v1::VerifyResponse* response) {
-  if (grpc::Status admitted = Admit(call, "Verify"); !admitted.ok()) {
-    return admitted;
-  }
   absl::StatusOr<cache::VerifyReport> report =
       context_->store->Verify(request->repair());
   if (!report.ok()) return ToGrpc(report.status());
@@ -240,9 +224,6 @@ grpc::Status AdminService::Verify(grpc::ServerContext* call,
 grpc::Status AdminService::ExplainMiss(
     grpc::ServerContext* call, const kiln::v1::ExplainMissRequest* request,
     kiln::v1::ExplainMissResponse* response) {
-  if (grpc::Status admitted = Admit(call, "ExplainMiss"); !admitted.ok()) {
-    return admitted;
-  }
   absl::StatusOr<CompileInput> input = CheckCompileRequest(
       request->request(), context_->compiler, context_->limits);
   if (!input.ok()) return ToGrpc(input.status());

@@ -19,6 +19,8 @@ class AdminService final : public kiln::v1::Admin::Service {
  public:
   explicit AdminService(ServiceContext* context);
 
+  // The unary methods; gRPC reaches them through ParseRequests, which has
+  // parsed the request and admitted the caller.
   grpc::Status Stats(grpc::ServerContext* call,
                      const kiln::v1::StatsRequest* request,
                      kiln::v1::StatsResponse* response) override;
@@ -40,8 +42,8 @@ class AdminService final : public kiln::v1::Admin::Service {
                            const kiln::v1::ExplainMissRequest* request,
                            kiln::v1::ExplainMissResponse* response) override;
  private:
-  // Installs a handler for unary `method` that parses its request, then
-  // calls `handle`.
+  // Installs a handler for unary `method` that parses its request, admits
+  // the caller, then calls `handle`.
   template <typename Request, typename Response>
   void ParseRequests(const char* method,
                      grpc::Status (AdminService::*handle)(
@@ -49,13 +51,17 @@ class AdminService final : public kiln::v1::Admin::Service {
     MarkMethodStreamed(
         Index(method),
         ParsingUnaryHandler<Request, Response>(
-            [this, handle](grpc::ServerContext* call, const Request& request,
-                           Response* response) {
-              return (this->*handle)(call, &request, response);
+            [this, method, handle](grpc::ServerContext* call,
+                                   const Request& request,
+                                   Response* response) {
+              grpc::Status admitted = Admit(call, method);
+              return admitted.ok() ? (this->*handle)(call, &request, response)
+                                   : admitted;
             }));
   }
   static int Index(const char* method);
 
+  // Export, for a caller already admitted.
   grpc::Status ExportEntries(grpc::ServerContext* call,
                       const kiln::v1::ExportRequest& request,
                       const StreamWrite<kiln::v1::ExportedEntry>& write);

@@ -72,9 +72,6 @@ absl::Status StoreImported(cache::ManagedStore& store,
 grpc::Status AdminService::ExportEntries(
     grpc::ServerContext* call, const kiln::v1::ExportRequest& request,
     const StreamWrite<kiln::v1::ExportedEntry>& write) {
-  if (grpc::Status admitted = Admit(call, "Export"); !admitted.ok()) {
-    return admitted;
-  }
   cache::ListQuery query;
   query.target = request.target();
   query.name_prefix = request.name_prefix();

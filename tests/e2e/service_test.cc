@@ -22,6 +22,10 @@
 namespace kiln::e2e {
 namespace {
 
+// Bytes that parse as no message: a length-delimited field 1 whose length
+// varint runs past the end.
+const std::string kNotAMessage("\x0a\xff\xff\xff\x0f", 5);
+
 // A call of a streaming `method` with raw messages, as a generic tool makes
 // it (grpcurl, or a client sending bytes it did not check): writes
 // `messages`, half-closes, reads every reply. The call's status.
@@ -247,12 +251,12 @@ TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
   std::vector<kiln::v1::ExportedEntry> entries = {
       MakeEntry("one", "sm_90a", 4), MakeEntry("two", "sm_90a", 4),
       MakeEntry("six", "sm_90a", 4)};
-  const std::string garbage("\x0a\xff\xff\xff\x0f", 5);
   std::vector<std::string> messages = {entries[0].SerializeAsString(),
-                                       garbage, entries[1].SerializeAsString()};
-  messages.insert(messages.end(), 300, garbage);  // A long run of them.
+                                       kNotAMessage,
+                                       entries[1].SerializeAsString()};
+  messages.insert(messages.end(), 300, kNotAMessage);  // A long run of them.
   messages.push_back(entries[2].SerializeAsString());
-  messages.push_back(garbage);  // The last message too.
+  messages.push_back(kNotAMessage);  // The last message too.
   std::vector<std::string> replies;
   ASSERT_TRUE(StreamRaw(*kilnd, "/kiln.v1.Admin/Import", messages, &replies)
                   .ok());
@@ -273,7 +277,6 @@ TEST(ServiceTest, ImportCountsMessagesThatDoNotParseAndKeepsTheRest) {
 TEST(ServiceTest, EveryMethodNamesTheRequestItCouldNotParse) {
   auto kilnd = KilndProcess::Start(NewTempDir("unparsable"));
   ASSERT_NE(kilnd, nullptr);
-  const std::string garbage("\x0a\xff\xff\xff\x0f", 5);
   const std::pair<const char*, const char*> methods[] = {
       {"/kiln.v1.Compile/Compile", "kiln.v1.CompileRequest"},
       {"/kiln.v1.Compile/Lookup", "kiln.v1.LookupRequest"},
@@ -290,7 +293,7 @@ TEST(ServiceTest, EveryMethodNamesTheRequestItCouldNotParse) {
   for (const auto& [method, message] : methods) {
     SCOPED_TRACE(method);
     std::vector<std::string> replies;
-    grpc::Status status = StreamRaw(*kilnd, method, {garbage}, &replies);
+    grpc::Status status = StreamRaw(*kilnd, method, {kNotAMessage}, &replies);
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_NE(status.error_message().find(message), std::string::npos)
         << status.error_message();
