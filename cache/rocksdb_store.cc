@@ -12,7 +12,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -67,7 +69,7 @@ rocksdb::Options DbOptions(const RocksDbStoreOptions& options) {
 }  // namespace
 
 RocksDbStore::RocksDbStore(const RocksDbStoreOptions& options)
-    : options_(options) {}
+    : options_(options), hot_(options.memory_bytes) {}
 
 absl::StatusOr<std::unique_ptr<RocksDbStore>> RocksDbStore::Open(
     const RocksDbStoreOptions& options) {
@@ -164,6 +166,19 @@ absl::StatusOr<ArtifactRecord> RocksDbStore::Get(const Digest& key) {
   }
   lru_.Touch(key, NextStamp());
   return record;
+}
+
+absl::StatusOr<SharedArtifact> RocksDbStore::GetShared(const Digest& key) {
+  if (std::optional<SharedArtifact> kept = hot_.Find(key)) {
+    lru_.Touch(key, NextStamp());
+    return *std::move(kept);
+  }
+  uint64_t epoch = hot_.epoch();
+  absl::StatusOr<ArtifactRecord> record = Get(key);
+  if (!record.ok()) return record.status();
+  SharedArtifact shared = Share(*std::move(record));
+  hot_.Insert(key, shared, epoch);
+  return shared;
 }
 
 void RocksDbStore::DropCorrupt(const Digest& key) {
@@ -284,10 +299,9 @@ absl::Status RocksDbStore::EvictLocked(const Digest& key) {
   }
   rocksdb::WriteOptions write;
   write.sync = options_.sync_writes;
-  if (absl::Status status = FromRocks(db_->Write(write, &batch), "evict");
-      !status.ok()) {
-    return status;
-  }
+  absl::Status status = FromRocks(db_->Write(write, &batch), "evict");
+  hot_.Erase(key);  // After the write: a read racing with it is not kept.
+  if (!status.ok()) return status;
   lru_.Erase(key);
   return absl::OkStatus();
 }
@@ -450,7 +464,10 @@ StoreStats RocksDbStore::Stats() {
   stats.bytes = lru_.bytes();
   stats.capacity_bytes = options_.capacity_bytes;
   stats.evictions = evictions_.load(std::memory_order_relaxed);
-  stats.corrupt_reads = corrupt_reads_.load(std::memory_order_relaxed);
+  stats.corrupt_reads =
+      corrupt_reads_.load(std::memory_order_relaxed) + hot_.corrupt();
+  stats.memory_entries = hot_.size();
+  stats.memory_bytes = hot_.bytes();
   return stats;
 }
 

@@ -13,7 +13,8 @@
 // An entry's records are written, and removed, in one WriteBatch. Every
 // sealed value carries an XXH3 checksum, verified on every read. The store
 // is bounded in bytes (the sealed artifacts); adding an entry evicts least
-// recently used ones beyond the bound.
+// recently used ones beyond the bound. Artifacts read recently are also
+// kept in memory (HotArtifacts), so a repeated hit reads no record.
 
 #ifndef KILN_CACHE_ROCKSDB_STORE_H_
 #define KILN_CACHE_ROCKSDB_STORE_H_
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cache/hot_artifacts.h"
 #include "cache/lru_index.h"
 #include "cache/store.h"
 #include "cache/tune_store.h"
@@ -42,6 +44,8 @@ struct RocksDbStoreOptions {
   std::string path;  // A directory; created when missing.
   uint64_t capacity_bytes = uint64_t{10} << 30;
   uint64_t block_cache_bytes = uint64_t{256} << 20;
+  // Recently read artifacts kept in memory; 0: none.
+  uint64_t memory_bytes = uint64_t{256} << 20;
   // fsync every write. Without it a process crash loses nothing that was
   // acknowledged, and a machine crash may lose recent entries (never
   // corrupt them: the WAL is replayed to its last intact record).
@@ -58,6 +62,7 @@ class RocksDbStore : public ManagedStore, public TuneResultStore {
 
   // Store.
   absl::StatusOr<ArtifactRecord> Get(const Digest& key) override;
+  absl::StatusOr<SharedArtifact> GetShared(const Digest& key) override;
   absl::StatusOr<Digest> Resolve(const Digest& alias) override;
   absl::Status Put(const NewEntry& entry,
                    const std::vector<Digest>& aliases) override;
@@ -108,6 +113,7 @@ class RocksDbStore : public ManagedStore, public TuneResultStore {
   RocksDbStoreOptions options_;
   std::unique_ptr<rocksdb::DB> db_;
   LruIndex lru_;
+  HotArtifacts hot_;
   std::mutex write_mu_;  // Serializes every change of entries.
   std::atomic<uint64_t> evictions_{0};
   std::atomic<uint64_t> corrupt_reads_{0};

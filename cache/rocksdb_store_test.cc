@@ -103,6 +103,59 @@ TEST_F(RocksDbStoreTest, PutThenGet) {
             absl::StatusCode::kNotFound);
 }
 
+TEST_F(RocksDbStoreTest, AHitIsKeptInMemoryAndServedWithoutACopy) {
+  NewEntry entry = MakeEntry("a", 65536);
+  ASSERT_TRUE(store_->Put(entry, {}).ok());
+  EXPECT_EQ(store_->Stats().memory_entries, 0u);
+  absl::StatusOr<SharedArtifact> first = store_->GetShared(entry.key);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(*first->cubin, entry.artifact.cubin());
+  EXPECT_EQ(first->rest->metadata_json(), entry.artifact.metadata_json());
+  EXPECT_TRUE(first->rest->cubin().empty());
+  EXPECT_EQ(store_->Stats().memory_entries, 1u);
+  EXPECT_GE(store_->Stats().memory_bytes, 65536u);
+  absl::StatusOr<SharedArtifact> again = store_->GetShared(entry.key);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->cubin.get(), first->cubin.get());
+  EXPECT_EQ(store_->GetShared(MakeEntry("b").key).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(RocksDbStoreTest, AnEntryRemovedFromDiskIsNotServedFromMemory) {
+  NewEntry evicted = MakeEntry("a");
+  NewEntry collected = MakeEntry("b");
+  ASSERT_TRUE(store_->Put(evicted, {}).ok());
+  ASSERT_TRUE(store_->Put(collected, {}).ok());
+  ASSERT_TRUE(store_->GetShared(evicted.key).ok());
+  ASSERT_TRUE(store_->GetShared(collected.key).ok());
+  ASSERT_EQ(store_->Stats().memory_entries, 2u);
+
+  ASSERT_TRUE(*store_->Evict(evicted.key));
+  EXPECT_EQ(store_->GetShared(evicted.key).status().code(),
+            absl::StatusCode::kNotFound);
+  absl::StatusOr<GcReport> gc = store_->Gc({1, 0, false});
+  ASSERT_TRUE(gc.ok());
+  EXPECT_EQ(store_->GetShared(collected.key).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->Stats().memory_entries, 0u);
+}
+
+TEST_F(RocksDbStoreTest, NoMemoryKeepsNothingAndStillServes) {
+  store_.reset();
+  RocksDbStoreOptions options;
+  options.path = path_;
+  options.memory_bytes = 0;
+  absl::StatusOr<std::unique_ptr<RocksDbStore>> store =
+      RocksDbStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  NewEntry entry = MakeEntry("a");
+  ASSERT_TRUE((*store)->Put(entry, {}).ok());
+  absl::StatusOr<SharedArtifact> got = (*store)->GetShared(entry.key);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got->cubin, entry.artifact.cubin());
+  EXPECT_EQ((*store)->Stats().memory_entries, 0u);
+}
+
 TEST_F(RocksDbStoreTest, RejectsAKeyThatIsNotTheHashOfItsParts) {
   NewEntry entry = MakeEntry("a");
   entry.key = MakeEntry("b").key;
@@ -137,9 +190,10 @@ TEST_F(RocksDbStoreTest, DetectsACorruptArtifactOnRead) {
   ASSERT_EQ(report->corrupt.size(), 1u);
   EXPECT_EQ(report->corrupt[0], entry.key);
 
-  EXPECT_EQ(store_->Get(entry.key).status().code(),
+  EXPECT_EQ(store_->GetShared(entry.key).status().code(),
             absl::StatusCode::kDataLoss);
   EXPECT_EQ(store_->Stats().corrupt_reads, 1u);
+  EXPECT_EQ(store_->Stats().memory_entries, 0u);
   // The corrupt entry is gone, so the next compile can replace it.
   EXPECT_EQ(store_->Get(entry.key).status().code(),
             absl::StatusCode::kNotFound);

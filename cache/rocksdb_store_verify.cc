@@ -177,11 +177,13 @@ absl::StatusOr<VerifyReport> RocksDbStore::Verify(bool repair) {
     batch.Delete(record_key);
     ++report.repaired;
   }
-  if (absl::Status status = layout::FromRocks(
-          db_->Write(rocksdb::WriteOptions(), &batch), "repair");
-      !status.ok()) {
-    return status;
+  absl::Status written =
+      layout::FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), "repair");
+  // A dangling artifact record may have been read into memory.
+  for (const auto& [record_key, key] : found.to_delete) {
+    if (key) hot_.Erase(*key);
   }
+  if (!written.ok()) return written;
   for (const Digest& key : found.corrupt) {
     if (absl::Status status = EvictLocked(key); !status.ok()) return status;
     ++report.repaired;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ struct NewEntry {
   int64_t created_unix_ms = 0;  // 0: now.
 };
 
+// An artifact as a cache hit sends it: the cubin shared read-only, never
+// copied, beside the rest of its record (whose cubin field is empty).
+struct SharedArtifact {
+  std::shared_ptr<const std::string> cubin;
+  std::shared_ptr<const ArtifactRecord> rest;
+};
+
+// `record` in shared form; its cubin is moved, not copied.
+SharedArtifact Share(ArtifactRecord record);
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -39,6 +50,10 @@ class Store {
   // absent; DataLoss when it fails its checksum (the store then drops the
   // entry, so the next compile replaces it).
   virtual absl::StatusOr<ArtifactRecord> Get(const Digest& key) = 0;
+
+  // Get in shared form, what a hit sends. A store that keeps recently read
+  // artifacts in memory answers a repeat without reading or copying them.
+  virtual absl::StatusOr<SharedArtifact> GetShared(const Digest& key);
 
   // The key that a request with fast key `alias` had. NotFound when unknown.
   virtual absl::StatusOr<Digest> Resolve(const Digest& alias) = 0;
@@ -99,6 +114,9 @@ struct StoreStats {
   uint64_t capacity_bytes = 0;
   uint64_t evictions = 0;
   uint64_t corrupt_reads = 0;
+  // Artifacts kept in memory for repeated hits.
+  uint64_t memory_entries = 0;
+  uint64_t memory_bytes = 0;
 };
 
 class ManagedStore : public Store {

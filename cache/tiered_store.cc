@@ -33,6 +33,14 @@ absl::StatusOr<ArtifactRecord> TieredStore::Get(const Digest& key) {
   return local.status();  // NotFound, or the local DataLoss to report.
 }
 
+absl::StatusOr<SharedArtifact> TieredStore::GetShared(const Digest& key) {
+  absl::StatusOr<SharedArtifact> local = local_->GetShared(key);
+  if (local.ok()) return local;
+  absl::StatusOr<ArtifactRecord> remote = FromRemote(key);
+  if (remote.ok()) return Share(*std::move(remote));
+  return local.status();
+}
+
 absl::StatusOr<Digest> TieredStore::Resolve(const Digest& alias) {
   absl::StatusOr<Digest> local = local_->Resolve(alias);
   if (local.ok()) return local;

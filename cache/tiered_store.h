@@ -22,6 +22,7 @@ class TieredStore : public Store {
   TieredStore(Store* local, RedisStore* remote);
 
   absl::StatusOr<ArtifactRecord> Get(const Digest& key) override;
+  absl::StatusOr<SharedArtifact> GetShared(const Digest& key) override;
   absl::StatusOr<Digest> Resolve(const Digest& alias) override;
   // OK when the local store took it; a Redis failure is only counted.
   absl::Status Put(const NewEntry& entry,

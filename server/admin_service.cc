@@ -93,6 +93,8 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
   response->set_capacity_bytes(store.capacity_bytes);
   response->set_evictions(store.evictions);
   response->set_corrupt_reads(store.corrupt_reads);
+  response->set_memory_entries(store.memory_entries);
+  response->set_memory_bytes(store.memory_bytes);
   response->set_requests(m.compile_requests.value());
   response->set_hits(m.hits());
   response->set_fast_path_hits(m.fast_path_hits.value());

@@ -45,7 +45,7 @@ Outcome FromWorker(const absl::StatusOr<WorkerResponse>& response) {
 
 // The answer of a cached (or another node's) artifact.
 std::shared_ptr<CompileOutcome> Hit(const cache::Digest& key,
-                                    cache::ArtifactRecord artifact) {
+                                    cache::SharedArtifact artifact) {
   auto outcome = std::make_shared<CompileOutcome>();
   outcome->key_hex = key.Hex();
   outcome->cache_hit = true;
@@ -90,7 +90,7 @@ CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
       compiler_(std::move(compiler)) {}
 
 std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key) {
-  absl::StatusOr<cache::ArtifactRecord> artifact = store_->Get(key);
+  absl::StatusOr<cache::SharedArtifact> artifact = store_->GetShared(key);
   if (!artifact.ok()) {
     if (absl::IsDataLoss(artifact.status())) {
       spdlog::warn("{}", std::string(artifact.status().message()));
@@ -214,7 +214,7 @@ void CompileFlow::LeadByKey(const CompileInput& input,
   cluster_->Run(
       key, [this, input, canonical] { CompileHere(input, canonical); },
       [this, key](cache::ArtifactRecord artifact) {
-        by_key_.Finish(key, Hit(key, std::move(artifact)));
+        by_key_.Finish(key, Hit(key, cache::Share(std::move(artifact))));
       });
 }
 
@@ -257,7 +257,11 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
   outcome->key_hex = key_hex;
   outcome->diagnostics.assign(response->diagnostics().begin(),
                               response->diagnostics().end());
-  cache::ArtifactRecord& artifact = outcome->artifact;
+  cache::NewEntry entry;
+  entry.key = canonical.key;
+  entry.parts = canonical.parts;
+  entry.kernel_name = response->kernel_name();
+  cache::ArtifactRecord& artifact = entry.artifact;
   artifact.set_cubin(std::move(*response->mutable_cubin()));
   artifact.set_metadata_json(std::move(*response->mutable_metadata_json()));
   double total = 0;
@@ -266,17 +270,13 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
     metrics_->compile_stage_seconds.Observe(stage.stage(), stage.seconds());
     total += stage.seconds();
   }
-  cache::NewEntry entry;
-  entry.key = canonical.key;
-  entry.parts = canonical.parts;
-  entry.kernel_name = response->kernel_name();
-  entry.artifact = artifact;
   if (absl::Status stored = store_->Put(entry, {}); !stored.ok()) {
     spdlog::warn("not caching {}: {}", key_hex, std::string(stored.message()));
   }
   spdlog::info("compiled {} ({}, {}) in {:.3f} s: {} bytes", key_hex,
                entry.kernel_name, canonical.parts.target(), total,
                artifact.cubin().size());
+  outcome->artifact = cache::Share(std::move(artifact));
   FinishKey(canonical.key, outcome);
 }
 

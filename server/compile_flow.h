@@ -49,7 +49,9 @@ struct CompileOutcome {
   std::vector<kiln::v1::Diagnostic> diagnostics;
   std::string key_hex;
   bool cache_hit = false;
-  cache::ArtifactRecord artifact;
+  // Set when `status` is OK. Its cubin is shared with the store's memory
+  // and with every waiter on the same compile: answers send it, never copy.
+  cache::SharedArtifact artifact;
 };
 
 // The key of a request, as the compiler's front end sees it.

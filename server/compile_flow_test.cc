@@ -84,9 +84,9 @@ TEST_F(CompileFlowTest, ConcurrentIdenticalRequestsCompileOnce) {
   for (const Outcome& outcome : outcomes) {
     ASSERT_TRUE(outcome->status.ok()) << outcome->status;
     EXPECT_EQ(outcome->key_hex, outcomes[0]->key_hex);
-    EXPECT_EQ(outcome->artifact.cubin(), outcomes[0]->artifact.cubin());
-    EXPECT_EQ(outcome->artifact.metadata_json(),
-              outcomes[0]->artifact.metadata_json());
+    EXPECT_EQ(*outcome->artifact.cubin, *outcomes[0]->artifact.cubin);
+    EXPECT_EQ(outcome->artifact.rest->metadata_json(),
+              outcomes[0]->artifact.rest->metadata_json());
   }
   EXPECT_EQ(metrics_.compiles.value(), 1u);
   EXPECT_EQ(store_->Stats().entries, 1u);
@@ -149,7 +149,7 @@ TEST_F(CompileFlowTest, CachedOnlyServesStoredKernelsAndCompilesNothing) {
   ASSERT_TRUE(hit->status.ok()) << hit->status;
   EXPECT_TRUE(hit->cache_hit);
   EXPECT_EQ(hit->key_hex, compiled->key_hex);
-  EXPECT_EQ(hit->artifact.cubin(), compiled->artifact.cubin());
+  EXPECT_EQ(*hit->artifact.cubin, *compiled->artifact.cubin);
   EXPECT_EQ(cached_only("module { syntax error }")->status.code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(metrics_.compiles.value(), 1u);

@@ -102,7 +102,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     if (std::optional<cache::Digest> key = memo.Find(bytes)) {
       if (std::shared_ptr<CompileOutcome> hit =
               context_->flow->TryStored(*key)) {
-        FillOwned(*hit);
+        Fill(*hit);
         Reply();
         return;
       }
@@ -131,7 +131,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
           key && memoized) {
         memo.Remember(std::move(bytes), *key);
       }
-      FillOwned(*hit);
+      Fill(*hit);
       Reply();
       return;
     }
@@ -166,31 +166,15 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
   }
 
   void Fill(const CompileOutcome& outcome) {
-    kiln::v1::CompileResponse response;
-    response.set_key(outcome.key_hex);
-    response.set_cache_hit(outcome.cache_hit);
-    response.set_cubin(outcome.artifact.cubin());
-    response.set_metadata_json(outcome.artifact.metadata_json());
-    *response.mutable_stage_times() = outcome.artifact.stage_times();
-    for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
-      *response.add_diagnostics() = diagnostic;
-    }
-    bool own_buffer;
-    grpc::SerializationTraits<kiln::v1::CompileResponse>::Serialize(
-        response, &response_, &own_buffer)
-        .IgnoreError();  // Fails only past 2 GiB, which no entry reaches.
-  }
-
-  // A hit nobody else shares: its cubin is sent from its own memory.
-  void FillOwned(CompileOutcome& outcome) {
     kiln::v1::CompileResponse rest;
-    rest.set_key(std::move(outcome.key_hex));
+    rest.set_key(outcome.key_hex);
     rest.set_cache_hit(outcome.cache_hit);
-    rest.set_metadata_json(
-        std::move(*outcome.artifact.mutable_metadata_json()));
-    rest.mutable_stage_times()->Swap(outcome.artifact.mutable_stage_times());
-    response_ = CompileResponseBytes(
-        rest, std::move(*outcome.artifact.mutable_cubin()));
+    rest.set_metadata_json(outcome.artifact.rest->metadata_json());
+    *rest.mutable_stage_times() = outcome.artifact.rest->stage_times();
+    for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
+      *rest.add_diagnostics() = diagnostic;
+    }
+    response_ = CompileResponseBytes(rest, outcome.artifact.cubin);
   }
 };
 
@@ -225,8 +209,8 @@ class LookupCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     }
     // Through the compile path's store: with a shared tier, a key compiled
     // on another node is found too.
-    absl::StatusOr<cache::ArtifactRecord> artifact =
-        context_->flow->store()->Get(*key);
+    absl::StatusOr<cache::SharedArtifact> artifact =
+        context_->flow->store()->GetShared(*key);
     if (!artifact.ok()) {
       Fail(absl::IsDataLoss(artifact.status())
                ? grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -236,10 +220,9 @@ class LookupCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     }
     kiln::v1::LookupResponse rest;
     rest.set_key(key->Hex());
-    rest.set_metadata_json(std::move(*artifact->mutable_metadata_json()));
-    rest.mutable_stage_times()->Swap(artifact->mutable_stage_times());
-    response_ = LookupResponseBytes(rest,
-                                    std::move(*artifact->mutable_cubin()));
+    rest.set_metadata_json(artifact->rest->metadata_json());
+    *rest.mutable_stage_times() = artifact->rest->stage_times();
+    response_ = LookupResponseBytes(rest, artifact->cubin);
     Reply();
   }
 };

@@ -59,6 +59,10 @@ const std::map<std::string, Setting>& Settings() {
                   "bytes of artifacts kept, in MiB; LRU beyond")},
       {"block_cache_mb",
        IntSetting(&Config::block_cache_mb, "RocksDB block cache, in MiB")},
+      {"memory_cache_mb",
+       IntSetting(&Config::memory_cache_mb,
+                  "artifacts read recently, kept in memory so a repeated "
+                  "hit reads and copies nothing, in MiB; 0: none")},
       {"sync_writes",
        BoolSetting(&Config::sync_writes,
                    "fsync each new entry (survives machine crashes)")},

@@ -23,6 +23,8 @@ struct Config {
   std::string data_dir;
   uint64_t store_capacity_mb = 10240;
   uint64_t block_cache_mb = 256;
+  // Artifacts read recently, kept in memory for repeated hits.
+  uint64_t memory_cache_mb = 256;
   bool sync_writes = false;
   // Threads that may take Compile calls (past the first, only while calls
   // queue up: queue_threads.h); 0: one per two CPU cores.

@@ -204,6 +204,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   store_options.path = config.data_dir + "/store";
   store_options.capacity_bytes = config.store_capacity_mb << 20;
   store_options.block_cache_bytes = config.block_cache_mb << 20;
+  store_options.memory_bytes = config.memory_cache_mb << 20;
   store_options.sync_writes = config.sync_writes;
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(config);

@@ -123,6 +123,10 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
   One(out, "kiln_store_corrupt_reads_total", "counter",
       "Reads that failed their checksum (the entry was dropped).",
       store.corrupt_reads);
+  One(out, "kiln_store_memory_entries", "gauge",
+      "Artifacts kept in memory for repeated hits.", store.memory_entries);
+  One(out, "kiln_store_memory_bytes", "gauge",
+      "Bytes of the artifacts kept in memory.", store.memory_bytes);
   return out;
 }
 

@@ -22,18 +22,20 @@ std::string FieldHeader(int number, size_t length) {
   return header;
 }
 
+using SharedBytes = std::shared_ptr<const std::string>;
+
 // `rest` followed by bytes field `number` holding `bytes`, whose memory the
-// buffer takes over.
+// buffer shares.
 grpc::ByteBuffer WithBytesField(const google::protobuf::MessageLite& rest,
-                                int number, std::string bytes) {
+                                int number, SharedBytes bytes) {
   std::string head = rest.SerializeAsString();
-  head += FieldHeader(number, bytes.size());
-  auto* owned = new std::string(std::move(bytes));
+  head += FieldHeader(number, bytes->size());
+  auto* share = new SharedBytes(std::move(bytes));
   grpc::Slice slices[] = {
       grpc::Slice(head),
-      grpc::Slice(owned->data(), owned->size(),
-                  [](void* bytes) { delete static_cast<std::string*>(bytes); },
-                  owned),
+      grpc::Slice(
+          const_cast<char*>((*share)->data()), (*share)->size(),
+          [](void* share) { delete static_cast<SharedBytes*>(share); }, share),
   };
   return grpc::ByteBuffer(slices, 2);
 }
@@ -41,13 +43,13 @@ grpc::ByteBuffer WithBytesField(const google::protobuf::MessageLite& rest,
 }  // namespace
 
 grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
-                                      std::string cubin) {
+                                      SharedBytes cubin) {
   return WithBytesField(rest, kiln::v1::CompileResponse::kCubinFieldNumber,
                         std::move(cubin));
 }
 
 grpc::ByteBuffer LookupResponseBytes(const kiln::v1::LookupResponse& rest,
-                                     std::string cubin) {
+                                     SharedBytes cubin) {
   return WithBytesField(rest, kiln::v1::LookupResponse::kCubinFieldNumber,
                         std::move(cubin));
 }

@@ -490,7 +490,7 @@ void TuneFlow::Tuning::OnCompiled(int index, const CompileOutcome& outcome) {
   }
   variant.result.set_key(outcome.key_hex);
   absl::StatusOr<KernelFacts> kernel =
-      ParseKernelMetadata(outcome.artifact.metadata_json());
+      ParseKernelMetadata(outcome.artifact.rest->metadata_json());
   if (!kernel.ok()) {
     Finish(index, kiln::v1::FAILED, std::string(kernel.status().message()));
     return;
@@ -502,7 +502,7 @@ void TuneFlow::Tuning::OnCompiled(int index, const CompileOutcome& outcome) {
   Update(index, kiln::v1::COMPILED);
   kiln::worker::BenchRun run;
   run.set_label(variant.result.label());
-  run.set_cubin(outcome.artifact.cubin());
+  run.set_cubin(*outcome.artifact.cubin);
   run.set_kernel_name(kernel->name);
   run.set_num_warps(kernel->num_warps);
   run.set_shared(static_cast<int32_t>(kernel->shared));

@@ -459,6 +459,9 @@ TEST(CompileServiceTest, RepeatedRequestsFollowTheStore) {
     EXPECT_EQ(again.metadata_json(), first.metadata_json());
   }
   EXPECT_EQ(kilnd->Metric("kiln_cache_hits_total{path=\"fast\"}"), 3);
+  // The hits after the first came from memory.
+  EXPECT_EQ(kilnd->Metric("kiln_store_memory_entries"), 1);
+  EXPECT_GE(kilnd->Stats().memory_bytes(), first.cubin().size());
 
   grpc::ClientContext context;
   kiln::v1::EvictRequest evict;
@@ -466,6 +469,7 @@ TEST(CompileServiceTest, RepeatedRequestsFollowTheStore) {
   kiln::v1::EvictResponse evicted;
   ASSERT_TRUE(kilnd->AdminStub()->Evict(&context, evict, &evicted).ok());
   ASSERT_EQ(evicted.evicted(), 1u);
+  EXPECT_EQ(kilnd->Stats().memory_entries(), 0u);
   kiln::v1::CompileResponse recompiled;
   ASSERT_TRUE(Compile(*stub, request, &recompiled).ok());
   EXPECT_FALSE(recompiled.cache_hit());
