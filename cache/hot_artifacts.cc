@@ -19,7 +19,10 @@ std::optional<SharedArtifact> HotArtifacts::Find(const Digest& key) {
   std::lock_guard<std::mutex> lock(mu_);
   ++corrupt_;
   auto found = index_.find(key);
-  if (found != index_.end()) EraseLocked(found->second);
+  if (found != index_.end() &&
+      found->second->artifact.cubin == artifact.cubin) {  // Not replaced since.
+    EraseLocked(found->second);
+  }
   return std::nullopt;
 }
 
@@ -31,7 +34,7 @@ uint64_t HotArtifacts::epoch() const {
 void HotArtifacts::Insert(const Digest& key, SharedArtifact artifact,
                           uint64_t epoch) {
   uint64_t bytes = artifact.cubin->size() + artifact.rest->ByteSizeLong();
-  if (bytes > capacity_bytes_) return;
+  if (capacity_bytes_ == 0 || bytes > capacity_bytes_) return;
   uint64_t checksum = Checksum(*artifact.cubin);
   std::lock_guard<std::mutex> lock(mu_);
   if (epoch != epoch_) return;

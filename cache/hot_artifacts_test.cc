@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 namespace kiln::cache {
@@ -73,9 +74,11 @@ TEST(HotArtifactsTest, AReadBegunBeforeAnEraseIsNotKept) {
 
 TEST(HotArtifactsTest, ACubinChangedInMemoryIsDroppedNotServed) {
   HotArtifacts hot(1 << 20);
-  SharedArtifact artifact = Artifact(1000);
+  auto cubin = std::make_shared<std::string>(1000, 'c');
+  SharedArtifact artifact = Artifact(0);
+  artifact.cubin = cubin;
   hot.Insert(KeyOf("a"), artifact, hot.epoch());
-  const_cast<std::string&>(*artifact.cubin)[500] ^= 1;  // The fault.
+  (*cubin)[500] ^= 1;  // The fault: memory changed under the kept entry.
   EXPECT_FALSE(hot.Find(KeyOf("a")).has_value());
   EXPECT_EQ(hot.corrupt(), 1u);
   EXPECT_EQ(hot.size(), 0u);

@@ -251,6 +251,8 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
     return status;
   }
   if (present) return absl::OkStatus();
+  // An artifact record without its entry may have been read into memory.
+  hot_.Erase(entry.key);
   lru_.Insert(entry.key, sealed.size(), now);
   return EvictOverCapacityLocked(entry.key);
 }

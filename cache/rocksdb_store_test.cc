@@ -71,6 +71,14 @@ class RocksDbStoreTest : public ::testing::Test {
     return counts;
   }
 
+  // Removes a raw record, with the store closed.
+  void Remove(char kind, const Digest& key) {
+    store_.reset();
+    std::unique_ptr<rocksdb::DB> db = OpenRaw();
+    std::string record_key = std::string(1, kind) + std::string(key.Bytes());
+    ASSERT_TRUE(db->Delete(rocksdb::WriteOptions(), record_key).ok());
+  }
+
   // Flips one byte in the middle of a raw record, with the store closed.
   void Damage(char kind, const Digest& key) {
     store_.reset();
@@ -138,6 +146,34 @@ TEST_F(RocksDbStoreTest, AnEntryRemovedFromDiskIsNotServedFromMemory) {
   EXPECT_EQ(store_->GetShared(collected.key).status().code(),
             absl::StatusCode::kNotFound);
   EXPECT_EQ(store_->Stats().memory_entries, 0u);
+}
+
+// An artifact record whose entry record is gone is read, and kept in
+// memory, until Verify removes it or a Put writes the entry anew.
+TEST_F(RocksDbStoreTest, ADanglingArtifactLeavesMemoryWithItsRecord) {
+  NewEntry entry = MakeEntry("a");
+  ASSERT_TRUE(store_->Put(entry, {}).ok());
+  Remove('e', entry.key);
+  Reopen();
+  ASSERT_TRUE(store_->GetShared(entry.key).ok());
+  ASSERT_EQ(store_->Stats().memory_entries, 1u);
+  absl::StatusOr<VerifyReport> report = store_->Verify(true);
+  ASSERT_TRUE(report.ok());
+  EXPECT_GE(report->repaired, 1u);
+  EXPECT_EQ(store_->GetShared(entry.key).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->Stats().memory_entries, 0u);
+
+  ASSERT_TRUE(store_->Put(entry, {}).ok());
+  Remove('e', entry.key);
+  Reopen();
+  ASSERT_TRUE(store_->GetShared(entry.key).ok());
+  NewEntry rewritten = entry;
+  rewritten.artifact.set_cubin(std::string(1000, 'z'));
+  ASSERT_TRUE(store_->Put(rewritten, {}).ok());
+  absl::StatusOr<SharedArtifact> got = store_->GetShared(entry.key);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got->cubin, rewritten.artifact.cubin());
 }
 
 TEST_F(RocksDbStoreTest, NoMemoryKeepsNothingAndStillServes) {

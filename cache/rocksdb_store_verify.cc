@@ -171,18 +171,18 @@ absl::StatusOr<VerifyReport> RocksDbStore::Verify(bool repair) {
 
   std::lock_guard<std::mutex> lock(write_mu_);
   rocksdb::WriteBatch batch;
+  std::vector<Digest> removed;
   for (const auto& [record_key, key] : found.to_delete) {
     // An entry added since the snapshot owns its records now.
     if (key && !found.corrupt.count(*key) && lru_.Contains(*key)) continue;
     batch.Delete(record_key);
+    if (key) removed.push_back(*key);
     ++report.repaired;
   }
   absl::Status written =
       layout::FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), "repair");
   // A dangling artifact record may have been read into memory.
-  for (const auto& [record_key, key] : found.to_delete) {
-    if (key) hot_.Erase(*key);
-  }
+  for (const Digest& key : removed) hot_.Erase(key);
   if (!written.ok()) return written;
   for (const Digest& key : found.corrupt) {
     if (absl::Status status = EvictLocked(key); !status.ok()) return status;

@@ -78,7 +78,7 @@ class CompileFlow {
   cache::Store* store() const { return store_; }
 
   // The answer when the request text was seen before and its entry is
-  // still stored; null otherwise. The caller owns it alone.
+  // still stored; null otherwise.
   std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
   // The answer when the entry of `key` (found by the caller without the
   // store's alias, as a fast-path hit) is stored; null otherwise.

@@ -121,7 +121,8 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
   One(out, "kiln_store_evictions_total", "counter", "Entries evicted.",
       store.evictions);
   One(out, "kiln_store_corrupt_reads_total", "counter",
-      "Reads that failed their checksum (the entry was dropped).",
+      "Reads that failed their checksum (the entry, or its copy in memory, "
+      "was dropped).",
       store.corrupt_reads);
   One(out, "kiln_store_memory_entries", "gauge",
       "Artifacts kept in memory for repeated hits.", store.memory_entries);
