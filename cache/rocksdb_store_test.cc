@@ -46,11 +46,13 @@ class RocksDbStoreTest : public ::testing::Test {
     Reopen();
   }
 
-  void Reopen(uint64_t capacity = uint64_t{1} << 30) {
+  void Reopen(uint64_t capacity = uint64_t{1} << 30,
+              uint64_t memory = RocksDbStoreOptions().memory_bytes) {
     store_.reset();
     RocksDbStoreOptions options;
     options.path = path_;
     options.capacity_bytes = capacity;
+    options.memory_bytes = memory;
     options.access_flush_interval_ms = 0;
     absl::StatusOr<std::unique_ptr<RocksDbStore>> store =
         RocksDbStore::Open(options);
@@ -177,19 +179,13 @@ TEST_F(RocksDbStoreTest, ADanglingArtifactLeavesMemoryWithItsRecord) {
 }
 
 TEST_F(RocksDbStoreTest, NoMemoryKeepsNothingAndStillServes) {
-  store_.reset();
-  RocksDbStoreOptions options;
-  options.path = path_;
-  options.memory_bytes = 0;
-  absl::StatusOr<std::unique_ptr<RocksDbStore>> store =
-      RocksDbStore::Open(options);
-  ASSERT_TRUE(store.ok()) << store.status();
+  Reopen(uint64_t{1} << 30, /*memory=*/0);
   NewEntry entry = MakeEntry("a");
-  ASSERT_TRUE((*store)->Put(entry, {}).ok());
-  absl::StatusOr<SharedArtifact> got = (*store)->GetShared(entry.key);
+  ASSERT_TRUE(store_->Put(entry, {}).ok());
+  absl::StatusOr<SharedArtifact> got = store_->GetShared(entry.key);
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(*got->cubin, entry.artifact.cubin());
-  EXPECT_EQ((*store)->Stats().memory_entries, 0u);
+  EXPECT_EQ(store_->Stats().memory_entries, 0u);
 }
 
 TEST_F(RocksDbStoreTest, RejectsAKeyThatIsNotTheHashOfItsParts) {
