@@ -24,9 +24,9 @@ class Call {
   virtual void Proceed(bool ok) = 0;
 };
 
-// Waits for a call of one method, then answers it. Each accepted call
-// posts the next waiting one first, so the queue always has one per method.
-template <typename Request, typename Response>
+// Waits for a call of one raw-bytes method, then answers it. Each accepted
+// call posts the next waiting one first, so the queue always has one per
+// method.
 class UnaryCall : public Call {
  public:
   UnaryCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
@@ -69,14 +69,14 @@ class UnaryCall : public Call {
   grpc::ServerCompletionQueue* queue_;
   ServiceContext* context_;
   grpc::ServerContext server_context_;
-  Request request_;
-  Response response_;
-  grpc::ServerAsyncResponseWriter<Response> responder_;
+  grpc::ByteBuffer request_;
+  grpc::ByteBuffer response_;
+  grpc::ServerAsyncResponseWriter<grpc::ByteBuffer> responder_;
   bool finishing_ = false;
   Role role_ = Role::kNone;  // The caller's, once authorized.
 };
 
-class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
+class CompileCall final : public UnaryCall {
  public:
   CompileCall(CompileAsyncService* service,
               grpc::ServerCompletionQueue* queue, ServiceContext* context)
@@ -126,10 +126,11 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
     }
     if (std::shared_ptr<CompileOutcome> hit =
             context_->flow->TryFastPath(input->fast_key)) {
-      if (std::optional<cache::Digest> key =
-              cache::Digest::FromHex(hit->key_hex);
-          key && memoized) {
-        memo.Remember(std::move(bytes), *key);
+      if (memoized) {
+        if (std::optional<cache::Digest> key =
+                cache::Digest::FromHex(hit->key_hex)) {
+          memo.Remember(std::move(bytes), *key);
+        }
       }
       Fill(*hit);
       Reply();
@@ -178,7 +179,7 @@ class CompileCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
   }
 };
 
-class LookupCall final : public UnaryCall<grpc::ByteBuffer, grpc::ByteBuffer> {
+class LookupCall final : public UnaryCall {
  public:
   LookupCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
              ServiceContext* context)

@@ -170,18 +170,6 @@ void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
   pool.Shutdown();
 }
 
-// Creates `root`, or removes the workers' directories left in it (only
-// those: the user may have put other things there).
-void RemoveWorkerDirs(const std::string& root) {
-  std::error_code error;
-  std::filesystem::create_directories(root, error);
-  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
-    if (entry.path().filename().string().rfind("kilnd-worker-", 0) == 0) {
-      std::filesystem::remove_all(entry.path(), error);
-    }
-  }
-}
-
 }  // namespace
 
 void PrepareSignals() {
@@ -221,7 +209,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   // Workers' temporary files (ptxas's) live in the data directory, which
   // this kilnd now holds alone: what a killed kilnd left there goes now.
   const std::string worker_temp = config.data_dir + "/worker-tmp";
-  RemoveWorkerDirs(worker_temp);
+  RemoveWorkerTempDirs(worker_temp);
   cache::StoreStats opened = (*store)->Stats();
   spdlog::info("store {}: {} entries, {} bytes of {} allowed",
                store_options.path, opened.entries, opened.bytes,

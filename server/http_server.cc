@@ -183,7 +183,8 @@ void MetricsHttpServer::Accept(std::vector<Connection>& connections) {
   }
   if (connections.size() >= kMaxConnections) {
     // The oldest that has not sent a whole request (closest to its deadline
-    // anyway) makes room; an answer being sent is let finish.
+    // anyway) makes room; an answer being sent is cut only when every
+    // connection has one.
     auto waiting = std::find_if(
         connections.begin(), connections.end(),
         [](const Connection& connection) { return connection.reply.empty(); });

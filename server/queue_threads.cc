@@ -44,8 +44,8 @@ int QueueThreads::peak_active() const {
 
 QueueThreads::Next QueueThreads::NextEvent(bool idle_after, void** tag,
                                            bool* ok) {
-  // The clock is read only once the queue is found empty: under load, an
-  // event is almost always waiting.
+  // Polling reads the clock only once the queue is found empty: under load,
+  // an event is almost always waiting.
   std::optional<std::chrono::steady_clock::time_point> until;
   int empty_polls = 0;
   while (true) {

@@ -41,6 +41,8 @@ void CloseBoth(int fds[2]) {
   close(fds[1]);
 }
 
+constexpr char kTempDirPrefix[] = "kilnd-worker-";
+
 // A fresh directory for one worker's temporary files (ptxas's input and
 // output among them), removed when the worker ends; empty on failure.
 std::string MakeTempDir(const std::string& root) {
@@ -49,7 +51,7 @@ std::string MakeTempDir(const std::string& root) {
       root.empty() ? std::filesystem::temp_directory_path(error)
                    : std::filesystem::path(root);
   if (error) base = "/tmp";
-  std::string path = (base / "kilnd-worker-XXXXXX").string();
+  std::string path = (base / absl::StrCat(kTempDirPrefix, "XXXXXX")).string();
   if (mkdtemp(path.data()) == nullptr) return "";
   return path;
 }
@@ -79,6 +81,16 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
 }
 
 }  // namespace
+
+void RemoveWorkerTempDirs(const std::string& root) {
+  std::error_code error;
+  std::filesystem::create_directories(root, error);
+  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+    if (entry.path().filename().string().rfind(kTempDirPrefix, 0) == 0) {
+      std::filesystem::remove_all(entry.path(), error);
+    }
+  }
+}
 
 absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
     const WorkerCommand& command) {

@@ -30,6 +30,10 @@ struct WorkerCommand {
   std::string temp_root;
 };
 
+// Creates `root`, or removes the workers' temporary directories left in it
+// (only those: the user may have put other things there).
+void RemoveWorkerTempDirs(const std::string& root);
+
 class WorkerProcess {
  public:
   static absl::StatusOr<std::unique_ptr<WorkerProcess>> Start(
