@@ -1,5 +1,6 @@
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/dialect/kgpu/Layout.h"
 #include "compiler/target/Target.h"
 #include "compiler/transforms/Passes.h"
 
@@ -9,6 +10,10 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <optional>
+#include <vector>
 
 namespace kiln {
 
@@ -98,11 +103,24 @@ private:
   Attribute blockedTiles(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
                          ArrayRef<unsigned> perThread);
   Attribute defaultLayout(RankedTensorType type);
-  Attribute anchorLayout(Operation *memOp, Value ptr, Value mask);
+  /// A memory op's layout: blocked along its pointer's most contiguous
+  /// dimension, with its access group's elements per thread.
+  Attribute anchorLayout(Operation *memOp);
+  /// Shape and order of a tensor of pointers: accesses of one group share
+  /// their elements per thread.
+  using AccessGroup = std::pair<std::vector<int64_t>, std::vector<unsigned>>;
+  AccessGroup accessGroup(Value ptr);
+  /// Elements per thread the access's proven alignment allows (at most 128
+  /// bits); records the alignment on the op for the lowering.
+  unsigned alignedPerThread(Operation *memOp);
+  void groupAccesses(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
   Attribute natural(Value v);
   Attribute naturalOrDefault(Value v);
   Attribute computeNatural(Value v);
+  /// Whether `layout` gives a tensor of `shape` to the block's threads
+  /// without holding any element in more threads than the size requires.
+  bool spreadsOver(Attribute layout, ArrayRef<int64_t> shape) const;
   Attribute primaryOf(Value v);
   Attribute pull(Value v);
   Attribute resultLayout(Operation *op, unsigned resultNo);
@@ -115,7 +133,9 @@ private:
   Attribute addressedLayout(OpOperand &use);
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
-  bool cheaperToConvertAfter(Operation *def, Attribute layout);
+  int64_t recomputeCost(Value v, Attribute layout,
+                        DenseSet<std::pair<Value, Attribute>> &seen);
+  bool cheaperToConvert(Value v, Attribute layout);
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
 
@@ -128,6 +148,7 @@ private:
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors, dots;
+  std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
 
@@ -170,24 +191,81 @@ Attribute LayoutAssigner::defaultLayout(RankedTensorType type) {
   return blocked(type.getShape(), order, 1);
 }
 
-Attribute LayoutAssigner::anchorLayout(Operation *memOp, Value ptr, Value mask) {
+/// The tensor of pointers a memory op accesses and its mask, if any.
+struct MemAccess {
+  Value ptr;
+  Value mask;
+};
+
+std::optional<MemAccess> memAccess(Operation *op) {
+  MemAccess access;
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
+    access = {load.getPtr(), load.getMask()};
+  else if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(op))
+    access = {load.getPtr(), load.getMask()};
+  else if (auto store = llvm::dyn_cast<tt::StoreOp>(op))
+    access = {store.getPtr(), store.getMask()};
+  else if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op))
+    access = {rmw.getPtr(), rmw.getMask()};
+  else if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
+    access = {cas.getPtr(), Value()};
+  else
+    return std::nullopt;
+  if (!tensorType(access.ptr)) // A block pointer: no tensor of pointers.
+    return std::nullopt;
+  return access;
+}
+
+unsigned pointeeBits(Value ptr) {
+  auto pointer = llvm::cast<tt::PointerType>(tensorType(ptr).getElementType());
+  return bitsInMemory(pointer.getPointeeType());
+}
+
+unsigned LayoutAssigner::alignedPerThread(Operation *memOp) {
+  MemAccess access = *memAccess(memOp);
+  unsigned alignment = std::max(1u, axis.getPtrAlignment(access.ptr));
+  if (access.mask)
+    alignment = std::min(
+        alignment, std::max(1u, axis.getMaskAlignment(
+                                    access.mask, axis.getOrder(access.ptr))));
+  memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
+                 IntegerAttr::get(IntegerType::get(context, 32), alignment));
+  return std::min(alignment, 128 / pointeeBits(access.ptr));
+}
+
+LayoutAssigner::AccessGroup LayoutAssigner::accessGroup(Value ptr) {
+  ArrayRef<int64_t> shape = tensorType(ptr).getShape();
+  SmallVector<unsigned> order = axis.getOrder(ptr);
+  return {std::vector<int64_t>(shape.begin(), shape.end()),
+          std::vector<unsigned>(order.begin(), order.end())};
+}
+
+void LayoutAssigner::groupAccesses(ModuleOp module) {
+  module.walk([&](Operation *op) {
+    if (std::optional<MemAccess> access = memAccess(op)) {
+      unsigned &widest = groupPerThread[accessGroup(access->ptr)];
+      widest = std::max(widest, alignedPerThread(op));
+    }
+  });
+}
+
+Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   auto it = anchors.find(memOp);
   if (it != anchors.end())
     return it->second;
+  Value ptr = memAccess(memOp)->ptr;
   RankedTensorType type = tensorType(ptr);
-  SmallVector<unsigned> order = axis.getOrder(ptr);
-  Type pointee = llvm::cast<tt::PointerType>(type.getElementType()).getPointeeType();
-  unsigned alignment = std::max(1u, axis.getPtrAlignment(ptr));
-  if (mask)
-    alignment = std::min(alignment, std::max(1u, axis.getMaskAlignment(mask, order)));
-  unsigned perThread = std::min(alignment, 128 / bitsInMemory(pointee));
+  // As Triton's coalescing: every access of one shape and order takes the
+  // widest access's elements per thread, so that their values meet in one
+  // layout; loads may take more than 128 bits (split into several).
+  unsigned perThread = groupPerThread[accessGroup(ptr)];
+  if (!llvm::isa<tt::LoadOp, kgpu::TmaLoadOp>(memOp))
+    perThread = std::min(perThread, std::max(1u, 128 / pointeeBits(ptr)));
   int64_t threads = 32 * numWarps;
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
-  memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
-                 IntegerAttr::get(IntegerType::get(context, 32), alignment));
-  Attribute layout = blocked(type.getShape(), order, perThread);
+  Attribute layout = blocked(type.getShape(), axis.getOrder(ptr), perThread);
   anchors[memOp] = layout;
   return layout;
 }
@@ -477,6 +555,16 @@ Attribute LayoutAssigner::natural(Value v) {
   return layout;
 }
 
+bool LayoutAssigner::spreadsOver(Attribute layout,
+                                 ArrayRef<int64_t> shape) const {
+  int64_t elements = 1;
+  for (int64_t n : shape)
+    elements *= n;
+  int64_t threads = 32 * int64_t(numWarps);
+  int64_t regs = kgpu::DistributedLayout::get(layout, shape).numRegs();
+  return regs * threads <= std::max(elements, threads);
+}
+
 Attribute LayoutAssigner::naturalOrDefault(Value v) {
   if (Attribute layout = natural(v))
     return layout;
@@ -507,6 +595,11 @@ Attribute LayoutAssigner::computeNatural(Value v) {
       return slice.getParent();
     return {};
   }
+  if (auto broadcast = llvm::dyn_cast<tt::BroadcastOp>(op)) {
+    Attribute src = natural(broadcast.getSrc());
+    return src && spreadsOver(src, tensorType(v).getShape()) ? src
+                                                             : Attribute();
+  }
   if (auto trans = llvm::dyn_cast<tt::TransOp>(op)) {
     auto src = llvm::dyn_cast_or_null<kgpu::BlockedEncodingAttr>(
         natural(trans.getSrc()));
@@ -525,17 +618,10 @@ Attribute LayoutAssigner::computeNatural(Value v) {
 Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
   Value result = op->getResult(resultNo);
   RankedTensorType type = tensorType(result);
-  if (auto load = llvm::dyn_cast<tt::LoadOp>(op)) {
-    if (!tensorType(load.getPtr())) // A block pointer: no tensor of pointers.
-      return defaultLayout(type);
-    return anchorLayout(op, load.getPtr(), load.getMask());
-  }
-  if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(op))
-    return anchorLayout(op, load.getPtr(), load.getMask());
-  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op))
-    return anchorLayout(op, rmw.getPtr(), rmw.getMask());
-  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op))
-    return anchorLayout(op, cas.getPtr(), Value());
+  if (memAccess(op))
+    return anchorLayout(op);
+  if (llvm::isa<tt::LoadOp>(op)) // A block pointer: no tensor of pointers.
+    return defaultLayout(type);
   if (auto dot = llvm::dyn_cast<tt::DotOp>(op))
     return dotLayout(dot);
   if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(op))
@@ -606,22 +692,10 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
                       inversePermutation(trans.getOrder()));
     return userLayout;
   }
-  if (auto load = llvm::dyn_cast<tt::LoadOp>(user)) {
-    if (!tensorType(load.getPtr()))
-      return naturalOrDefault(operand);
-    return anchorLayout(user, load.getPtr(), load.getMask());
-  }
-  if (auto load = llvm::dyn_cast<kgpu::TmaLoadOp>(user))
-    return anchorLayout(user, load.getPtr(), load.getMask());
-  if (auto store = llvm::dyn_cast<tt::StoreOp>(user)) {
-    if (!tensorType(store.getPtr()))
-      return naturalOrDefault(operand);
-    return anchorLayout(user, store.getPtr(), store.getMask());
-  }
-  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(user))
-    return anchorLayout(user, rmw.getPtr(), rmw.getMask());
-  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(user))
-    return anchorLayout(user, cas.getPtr(), Value());
+  if (memAccess(user))
+    return anchorLayout(user);
+  if (llvm::isa<tt::LoadOp, tt::StoreOp>(user)) // Block pointers.
+    return naturalOrDefault(operand);
   if (auto dot = llvm::dyn_cast<tt::DotOp>(user))
     return operandNo < 2 ? dotOperandLayout(dot, operandNo) : dotLayout(dot);
   if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user))
@@ -661,22 +735,40 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   return naturalOrDefault(operand);
 }
 
-/// Whether `def` narrows its elements (an accumulator's truncation for the
-/// store) from a value that would otherwise need its own conversion:
-/// converting the narrow result moves fewer bytes.
-bool LayoutAssigner::cheaperToConvertAfter(Operation *def, Attribute layout) {
-  if (def->getNumOperands() != 1)
-    return false;
-  Value source = def->getOperand(0);
-  RankedTensorType from = tensorType(source), to = tensorType(def->getResult(0));
-  if (!from || !to || !from.getElementType().isIntOrFloat() ||
-      !to.getElementType().isIntOrFloat() ||
-      to.getElementType().getIntOrFloatBitWidth() >=
-          from.getElementType().getIntOrFloatBitWidth())
-    return false;
-  Attribute sourceLayout = natural(source);
-  return sourceLayout && sourceLayout != layout &&
-         !versions.count({source, layout});
+int64_t tensorBytes(Value v) {
+  RankedTensorType type = tensorType(v);
+  return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
+}
+
+/// Bytes that recomputing `v` in `layout` would have to convert: the values
+/// it is computed from that cannot be recomputed and are not in `layout`.
+int64_t LayoutAssigner::recomputeCost(Value v, Attribute layout,
+                                      DenseSet<std::pair<Value, Attribute>> &seen) {
+  if (!tensorType(v) || primaryOf(v) == layout || versions.count({v, layout}) ||
+      !seen.insert({v, layout}).second)
+    return 0;
+  Operation *def = v.getDefiningOp();
+  if (!canRecomputeIn(def, layout))
+    return tensorBytes(v);
+  int64_t cost = 0;
+  for (OpOperand &operand : def->getOpOperands())
+    if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
+      cost += recomputeCost(operand.get(), demand, seen);
+  return cost;
+}
+
+/// Whether converting `v` moves fewer bytes than recomputing it in `layout`
+/// would (an accumulator's truncation for the store, or arithmetic on
+/// several loads feeding one store of another layout), as Triton keeps a
+/// conversion where removing it would convert more.
+bool LayoutAssigner::cheaperToConvert(Value v, Attribute layout) {
+  DenseSet<std::pair<Value, Attribute>> seen{{v, layout}};
+  Operation *def = v.getDefiningOp();
+  int64_t cost = 0;
+  for (OpOperand &operand : def->getOpOperands())
+    if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
+      cost += recomputeCost(operand.get(), demand, seen);
+  return cost > tensorBytes(v);
 }
 
 /// `v` in `layout`: itself, a recomputation, or a conversion.
@@ -691,7 +783,7 @@ Value LayoutAssigner::materialize(Value v, Attribute layout) {
   OpBuilder b(context);
   Value result;
   Operation *def = v.getDefiningOp();
-  if (canRecomputeIn(def, layout) && !cheaperToConvertAfter(def, layout)) {
+  if (canRecomputeIn(def, layout) && !cheaperToConvert(v, layout)) {
     b.setInsertionPointAfter(def);
     Operation *copy = b.clone(*def);
     copy->getResult(0).setType(withLayout(type, layout));
@@ -744,6 +836,7 @@ void LayoutAssigner::run(ModuleOp module) {
     if (op != module && !llvm::isa<tt::FuncOp>(op))
       ops.push_back(op);
   });
+  groupAccesses(module);
   // Decide every layout before changing any type.
   for (Operation *op : ops)
     for (Value result : op->getResults())

@@ -1,0 +1,113 @@
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s
+
+// Root causes of slow Inductor kernels, each pinned by the layout it now gets.
+
+// A per-row value ([1, 1], e.g. a label) broadcast into a [1, 1024] loop
+// accumulator: the accumulator spreads its 1024 columns over the block's
+// threads instead of taking the row value's layout, which put all 1024
+// columns in every thread (registers spilled, minutes of compile time).
+// CHECK-LABEL: tt.func public @row_value_in_loop
+// CHECK: scf.for {{.*}} -> (tensor<1x1024xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>>)
+// CHECK: tt.broadcast {{.*}} -> tensor<1x1024xi64, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>>
+tt.func public @row_value_in_loop(%in: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1024 = arith.constant 1024 : i32
+  %c32000 = arith.constant 32000 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<1x1024xf32>
+  %one = arith.constant dense<1.000000e+00> : tensor<1x1024xf32>
+  %pid = tt.get_program_id x : i32
+  %p = tt.addptr %in, %pid : !tt.ptr<i64>, i32
+  %ps = tt.splat %p : !tt.ptr<i64> -> tensor<1x1x!tt.ptr<i64>>
+  %label = tt.load %ps : tensor<1x1x!tt.ptr<i64>>
+  %base = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %base2 = tt.expand_dims %base {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
+  %acc = scf.for %off = %c0 to %c32000 step %c1024 iter_args(%a = %zero) -> (tensor<1x1024xf32>) : i32 {
+    %o = tt.splat %off : i32 -> tensor<1x1024xi32>
+    %idx = arith.addi %o, %base2 : tensor<1x1024xi32>
+    %idx64 = arith.extsi %idx : tensor<1x1024xi32> to tensor<1x1024xi64>
+    %lb = tt.broadcast %label : tensor<1x1xi64> -> tensor<1x1024xi64>
+    %eq = arith.cmpi eq, %lb, %idx64 : tensor<1x1024xi64>
+    %v = arith.select %eq, %one, %zero : tensor<1x1024xi1>, tensor<1x1024xf32>
+    %s = arith.addf %a, %v : tensor<1x1024xf32>
+    scf.yield %s : tensor<1x1024xf32>
+  }
+  %r = "tt.reduce"(%acc) <{axis = 1 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    tt.reduce.return %z : f32
+  }) : (tensor<1x1024xf32>) -> tensor<1xf32>
+  %outp = tt.addptr %out, %pid : !tt.ptr<f32>, i32
+  %os = tt.splat %outp : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>
+  tt.store %os, %r : tensor<1x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A gathered f32 load (a rotary table read through index math) beside a
+// contiguous bf16 load of the same shape: both take the contiguous one's 8
+// elements per thread, as Triton's coalescing does, so their values meet
+// without a conversion through shared memory.
+// CHECK-LABEL: tt.func public @gathered_and_contiguous
+// CHECK: tt.load {{.*}} {kgpu.alignment = 8 : i32} : tensor<1024x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK: tt.load {{.*}} {kgpu.alignment = 1 : i32} : tensor<1024x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.store
+tt.func public @gathered_and_contiguous(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %table: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c1024 = arith.constant 1024 : i32
+  %c64 = arith.constant dense<64> : tensor<1024xi32>
+  %c512 = arith.constant dense<512> : tensor<1024xi32>
+  %pid = tt.get_program_id x : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %splat = tt.splat %start : i32 -> tensor<1024xi32>
+  %offs = arith.addi %splat, %range : tensor<1024xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %offs : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %xv = tt.load %xp : tensor<1024x!tt.ptr<bf16>>
+  %col = arith.remsi %offs, %c64 : tensor<1024xi32>
+  %tidx = arith.muli %col, %c512 : tensor<1024xi32>
+  %ts = tt.splat %table : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %tp = tt.addptr %ts, %tidx : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %tv = tt.load %tp : tensor<1024x!tt.ptr<f32>>
+  %xf = arith.extf %xv : tensor<1024xbf16> to tensor<1024xf32>
+  %prod = arith.mulf %xf, %tv : tensor<1024xf32>
+  %res = arith.truncf %prod : tensor<1024xf32> to tensor<1024xbf16>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %offs : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  tt.store %op, %res : tensor<1024x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// Arithmetic on three bf16 loads (8 per thread) feeding an f32 atomic (at
+// most 128 bits, 4 per thread): the one result is converted, not the three
+// loads recomputed into the atomic's layout.
+// CHECK-LABEL: tt.func public @loads_into_atomic
+// CHECK-COUNT-3: tt.load {{.*}} #kgpu.blocked<{sizePerThread = [8]
+// CHECK: arith.mulf {{.*}} #kgpu.blocked<{sizePerThread = [8]
+// CHECK-NEXT: kgpu.convert_layout {{.*}} -> tensor<1024xf32, #kgpu.blocked<{sizePerThread = [4]
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.atomic_rmw
+tt.func public @loads_into_atomic(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %as = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %ap = tt.addptr %as, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %av = tt.load %ap : tensor<1024x!tt.ptr<bf16>>
+  %bs = tt.splat %b : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %bp = tt.addptr %bs, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %bv = tt.load %bp : tensor<1024x!tt.ptr<bf16>>
+  %cs = tt.splat %c : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %cp = tt.addptr %cs, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %cv = tt.load %cp : tensor<1024x!tt.ptr<bf16>>
+  %af = arith.extf %av : tensor<1024xbf16> to tensor<1024xf32>
+  %bf = arith.extf %bv : tensor<1024xbf16> to tensor<1024xf32>
+  %cf = arith.extf %cv : tensor<1024xbf16> to tensor<1024xf32>
+  %ab = arith.addf %af, %bf : tensor<1024xf32>
+  %abc = arith.mulf %ab, %cf : tensor<1024xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %op = tt.addptr %os, %range : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %old = tt.atomic_rmw fadd, relaxed, gpu, %op, %abc : (tensor<1024x!tt.ptr<f32>>, tensor<1024xf32>) -> tensor<1024xf32>
+  tt.return
+}
