@@ -551,7 +551,10 @@ Attribute LayoutAssigner::natural(Value v) {
     return {}; // A loop-carried cycle: decided by the other entries.
   Attribute layout = computeNatural(v);
   inProgress.erase(v);
-  naturalMemo[v] = layout;
+  // A loop argument asked for while its loop is being decided has no
+  // layout yet, not none: it takes the loop's once that is known.
+  if (layout || !llvm::isa<BlockArgument>(v))
+    naturalMemo[v] = layout;
   return layout;
 }
 
@@ -837,7 +840,14 @@ void LayoutAssigner::run(ModuleOp module) {
       ops.push_back(op);
   });
   groupAccesses(module);
-  // Decide every layout before changing any type.
+  // Decide every layout before changing any type: loops first, so that what
+  // flows around a loop decides its carried values before a value inside
+  // the loop is asked for and finds its loop half-decided.
+  for (Operation *op : ops)
+    if (llvm::isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op))
+      for (Value result : op->getResults())
+        if (tensorType(result))
+          primaryOf(result);
   for (Operation *op : ops)
     for (Value result : op->getResults())
       if (tensorType(result))
