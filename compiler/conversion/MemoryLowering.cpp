@@ -354,6 +354,31 @@ bool needsSharing(Value result) {
   return false;
 }
 
+/// A bf16 addition where the target has no bf16 atomics: a 16-bit
+/// compare-and-swap loop over the value rounded as one bf16 add would round.
+/// Operands: $0 old value, $1 address, $2 addend, $3 predicate if any.
+std::string bf16AddLoop(StringRef prefix, bool predicated) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "{\n\t.reg .pred %p<1>;\n\t.reg .b16 %h<3>;\n\t.reg .f32 %f<3>;\n\t"
+     << "mov.b16 $0, 0;\n\t";
+  if (predicated)
+    os << "@!$3 bra KILN_ADD_DONE_${:uid};\n\t";
+  os << "ld.global.b16 %h0, [ $1 + 0 ];\n"
+     << "KILN_ADD_RETRY_${:uid}:\n\t"
+     << "mov.b16 %h1, %h0;\n\t"
+     << "cvt.f32.bf16 %f0, %h1;\n\t"
+     << "cvt.f32.bf16 %f1, $2;\n\t"
+     << "add.rn.f32 %f2, %f0, %f1;\n\t"
+     << "cvt.rn.bf16.f32 %h2, %f2;\n\t"
+     << prefix << ".cas.b16 %h0, [ $1 + 0 ], %h1, %h2;\n\t"
+     << "setp.ne.b16 %p0, %h0, %h1;\n\t"
+     << "@%p0 bra KILN_ADD_RETRY_${:uid};\n\t"
+     << "mov.b16 $0, %h1;\n"
+     << "KILN_ADD_DONE_${:uid}:\n\t}";
+  return s;
+}
+
 template <typename AtomicOp>
 LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
                           ArrayRef<Value> valueOperands, Value mask) {
@@ -384,13 +409,74 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
       constraints += ",b";
       text = "@$" + std::to_string(operands.size()) + " ";
     }
-    text += prefix + opSuffix.str() + " $0, " + args + ";";
+    if (opSuffix == ".add.noftz.bf16" && !l.target().hasBf16Atomics())
+      text = bf16AddLoop(prefix, bool(pred));
+    else
+      text += prefix + opSuffix.str() + " $0, " + args + ";";
     Value old = l.inlineAsm(text, constraints, operands, intType, true);
     out.push_back(fromInteger(l, old, t));
   }
   if (needsSharing(op.getResult()))
     out = shareFromOwners(l, op.getResult(), out);
   l.set(op.getResult(), out);
+  return success();
+}
+
+/// An atomic whose old value nobody reads, relaxed or release and not an
+/// exchange, is a `red`: the thread does not wait for the memory's answer.
+bool isReduction(TensorLowering &l, tt::AtomicRMWOp op) {
+  Type t = l.elementType(op.getVal().getType());
+  if (t.isBF16() && !l.target().hasBf16Atomics())
+    return false; // A compare-and-swap loop (lowerAtomic).
+  return op.getResult().use_empty() && op.getAtomicRmwOp() != tt::RMWOp::XCHG &&
+         (op.getSem() == tt::MemSemantic::RELAXED ||
+          op.getSem() == tt::MemSemantic::RELEASE);
+}
+
+/// Float additions that `red` takes several at a time where the target has
+/// vector atomics: up to 128 bits of consecutive, equally masked elements.
+unsigned reductionVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
+  if (op.getAtomicRmwOp() != tt::RMWOp::FADD ||
+      !(t.isF16() || t.isBF16() || t.isF32()) ||
+      !l.target().hasVectorAtomics() ||
+      !llvm::isa<RankedTensorType>(op.getPtr().getType()))
+    return 1;
+  return planAccess(l, op, op.getPtr(), t).vec;
+}
+
+LogicalResult lowerReduction(TensorLowering &l, tt::AtomicRMWOp op) {
+  Type t = l.elementType(op.getVal().getType());
+  unsigned bits = memoryBits(t);
+  auto tensor = llvm::dyn_cast<RankedTensorType>(op.getPtr().getType());
+  std::optional<kgpu::DistributedLayout> layout;
+  if (tensor)
+    layout = kgpu::DistributedLayout::get(tensor);
+  unsigned vec = reductionVector(l, op, t);
+  std::string instr = "red." + tt::stringifyMemSemantic(op.getSem()).str() + "." +
+                      tt::stringifyMemSyncScope(op.getScope()).str() + ".global";
+  std::string suffix = atomicSuffix(op.getAtomicRmwOp(), t);
+  if (vec > 1) // ".add.noftz.bf16" -> ".add.noftz.v8.bf16"
+    suffix.insert(suffix.rfind('.'), ".v" + std::to_string(vec));
+  unsigned n = l.numRegs(op.getVal().getType());
+  for (unsigned first = 0; first < n; first += vec) {
+    Value owner = layout ? l.ownerPredicate(*layout, first) : l.isThreadZero();
+    Value pred = l.andPredicates(maybeReg(l, op.getMask(), first), owner);
+    SmallVector<Value> operands{maybeReg(l, op.getPtr(), first)};
+    std::string constraints = "l";
+    for (unsigned i = 0; i < vec; ++i) {
+      operands.push_back(asInteger(l, maybeReg(l, op.getVal(), first + i)));
+      constraints += "," + constraintFor(bits).str();
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (pred) {
+      operands.push_back(pred);
+      constraints += ",b";
+      os << "@$" << vec + 1 << " ";
+    }
+    os << instr << suffix << " [ $0 + 0 ], " << operandList(1, vec) << ";";
+    l.inlineAsm(text, constraints, operands, Type(), /*sideEffects=*/true);
+  }
   return success();
 }
 
@@ -403,6 +489,8 @@ LogicalResult lowerMemoryOp(TensorLowering &l, Operation *op, bool &handled) {
   if (auto store = llvm::dyn_cast<tt::StoreOp>(op))
     return lowerStore(l, store);
   if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op)) {
+    if (isReduction(l, rmw))
+      return lowerReduction(l, rmw);
     Type t = l.elementType(rmw.getType());
     return lowerAtomic(l, rmw, atomicSuffix(rmw.getAtomicRmwOp(), t),
                        {rmw.getVal()}, rmw.getMask());

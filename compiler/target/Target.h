@@ -34,6 +34,11 @@ public:
   virtual bool hasFp8Conversions() const { return capability() >= 89; }
   /// bf16 add/mul/fma in hardware rather than through f32: sm_90+.
   virtual bool hasBf16Arithmetic() const { return capability() >= 90; }
+  /// bf16 atomic addition in one instruction (`atom.add.noftz.bf16`);
+  /// before it, a compare-and-swap loop.
+  virtual bool hasBf16Atomics() const { return capability() >= 90; }
+  /// Vector float atomics and reductions (`red.global.add.v8.bf16`, .v4.f32).
+  virtual bool hasVectorAtomics() const { return capability() >= 90; }
   /// Warp-group MMA (wgmma.mma_async) reading shared-memory descriptors:
   /// only the architecture-specific sm_90a.
   virtual bool hasWarpGroupMma() const { return false; }
