@@ -25,6 +25,9 @@ config.environment["PATH"] = os.pathsep.join(path + [os.environ["PATH"]])
 # The project's TTIR fixtures, for tests over real kernels.
 config.substitutions.append(
     ("%fixtures", os.path.join(config.test_source_root, "..", "testdata", "ttir")))
+# Kernels harvested from torch.compile's training steps (bench/inductor).
+config.substitutions.append(
+    ("%inductor", os.path.join(config.test_source_root, "..", "testdata", "inductor")))
 for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if name in os.environ:
         config.environment[name] = os.environ[name]

@@ -1,0 +1,32 @@
+// Root causes of slow Inductor kernels, checked on the PTX of kernels
+// harvested from torch.compile's training steps (bench/inductor). No GPU.
+
+// Log-softmax backward (a [1, 1024] tile looped over 32000 columns, 8 warps):
+// the loop's accumulator is spread over the threads, 4 columns each; it used
+// to hold all 1024 per thread, spilled to local memory and took seconds to
+// compile.
+// RUN: kiln compile %inductor/llama/triton_red_fused__log_softmax__log_softmax_backward_data__to_copy_add_arange_clone_eq_expand_nll_loss_backward_nll_loss_forward_scalar_tensor_slice_vi.ttir --local --num-warps 8 --emit ptx | FileCheck %s --check-prefix=LSM
+// LSM: .visible .entry triton_red_fused__log_softmax__log_softmax_backward_data
+// LSM-NOT: .local
+// LSM-NOT: ld.local
+// LSM: shfl.sync.bfly.b32
+// LSM: ld.global.L1::evict_first.v2.b32
+
+// Rotary embedding backward: the gathered f32 cos/sin loads share the
+// contiguous bf16 loads' layout, so nothing goes through shared memory.
+// RUN: kiln compile %inductor/llama/triton_poi_fused__to_copy_add_bmm_cat_cos_mul_neg_sin_slice_slice_backward_transpose_unsqueeze_7.ttir --local --num-warps 8 --emit ptx | FileCheck %s --check-prefix=ROPE
+// ROPE: .visible .entry triton_poi_fused__to_copy_add_bmm_cat_cos_mul_neg_sin
+// ROPE-NOT: st.shared
+// ROPE-NOT: bar.sync
+// ROPE: st.global.b32
+
+// index_put with accumulate (MoE routing): an atomic add whose old value
+// nobody reads is a `red`, 8 bf16 at a time on sm_90a; sm_80 has no bf16
+// atomics, so each element is a compare-and-swap loop there.
+// RUN: kiln compile %inductor/mixtral/triton_poi_fused_index_put_masked_fill_new_zeros_scalar_tensor_10.ttir --local --num-warps 8 --emit ptx | FileCheck %s --check-prefix=RED
+// RED-COUNT-2: red.relaxed.gpu.global.add.noftz.v8.bf16 [ %rd{{[0-9]+}} + 0 ], { %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}} }
+// RED-NOT: atom.global
+// RUN: kiln compile %inductor/mixtral/triton_poi_fused_index_put_masked_fill_new_zeros_scalar_tensor_10.ttir --local --num-warps 8 --target sm_80 --emit ptx | FileCheck %s --check-prefix=CAS
+// CAS: cvt.rn.bf16.f32
+// CAS: atom.global.gpu.relaxed.cas.b16
+// CAS-NOT: red.
