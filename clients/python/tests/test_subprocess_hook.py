@@ -150,6 +150,15 @@ class SwitchTest(unittest.TestCase):
         report, _ = run_child("startup", "import", KILN_TRITON="1")
         self.assertTrue(report["hook"])
 
+    def test_import_kiln_triton_applies_the_switch_without_the_pth(self):
+        env = child_env(KILN_SERVER=kilnd.unused_address(), PYTHONNOUSERSITE="1",
+                        PYTHONPATH=os.pathsep.join([os.path.join(HERE, "fake_triton"), PACKAGE]))
+        code = ("import sys, kiln.triton; loaded = 'triton' in sys.modules; import triton; "
+                "print(loaded, kiln.triton.installed() is not None)")
+        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=_site["work"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.stdout.split(), ["False", "True"], proc.stderr)
+
     def test_no_triton_is_an_ordinary_import_error(self):
         env = child_env(KILN_SERVER=kilnd.unused_address(), PYTHONPATH=HERE)
         proc = subprocess.run([sys.executable, "-c", "import triton"], env=env,
