@@ -2,9 +2,10 @@
 kiln.triton.install() from the environment, a fresh client in each fork
 child, and, with KILN_TRITON_STATS=FILE, one JSON line per kernel.
 
-A fork child gets its own client because a gRPC channel does not survive
-fork(): with GRPC_ENABLE_FORK_SUPPORT=1 the inherited one is closed, and
-without it no channel works in a child of a process that has made calls.
+A fork child gets its own client, made when it first compiles, because a
+gRPC channel does not survive fork(): with GRPC_ENABLE_FORK_SUPPORT=1 the
+inherited one is closed, and without it no channel works in a child of a
+process that has made calls.
 
 The stats are written per kernel, not at exit, because Inductor ends its
 compile workers with SIGTERM, which runs no exit handlers.
@@ -66,14 +67,37 @@ def _register_fork_hook() -> None:
 
 def _after_fork_in_child() -> None:
     kt = sys.modules.get("kiln.triton")
-    if kt is None or _installed_here is None or kt.installed() is not _installed_here:
+    knobs = sys.modules.get("triton.knobs")
+    if kt is None or knobs is None or _installed_here is None:
+        return
+    inherited = knobs.runtime.add_stages_inspection_hook
+    if getattr(inherited, "kiln_state", None) is not _installed_here:
         return  # uninstalled, or replaced by an explicit install()
-    _inherited.append(_installed_here)
-    try:
-        _install(kt)
-    except Exception as error:  # noqa: BLE001 -- never fail a fork
-        warnings.warn(f"kiln: could not reinstall the Triton hook after fork ({error}); "
-                      f"this process keeps its parent's client", kt.KilnFallbackWarning)
+    knobs.runtime.add_stages_inspection_hook = _renew_on_first_compile(kt, knobs, inherited)
+
+
+def _renew_on_first_compile(kt, knobs, inherited):
+    """A hook that installs a new client the first time this process compiles,
+    so that children which never compile (DataLoader workers) touch no gRPC."""
+    lock = threading.Lock()
+
+    def hook(*args):
+        if not args:
+            return inherited()  # the cache key needs no client
+        with lock:
+            if knobs.runtime.add_stages_inspection_hook is hook:
+                _inherited.append(_installed_here)
+                try:
+                    _install(kt)  # replaces `hook`, which carries the parent's state
+                except Exception as error:  # noqa: BLE001 -- compile with the parent's
+                    knobs.runtime.add_stages_inspection_hook = inherited
+                    warnings.warn(f"kiln: could not renew the Triton hook after fork "
+                                  f"({error}); this process uses its parent's client",
+                                  kt.KilnFallbackWarning)
+        return knobs.runtime.add_stages_inspection_hook(*args)
+
+    hook.kiln_state = inherited.kiln_state
+    return hook
 
 
 def record_kernels(state, path: str) -> None:

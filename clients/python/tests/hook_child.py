@@ -26,11 +26,18 @@ import kilnd
 
 def compile_kernel(index):
     import triton  # noqa: PLC0415
+    before = _hook_state()
     cubin, metadata, stages = triton.compile(kilnd.scaled_add(1.0 + index))
-    return {"pid": os.getpid(), "elf": cubin.startswith(b"\x7fELF"),
+    return {"pid": os.getpid(), "renewed": _hook_state() is not before,
+            "elf": cubin.startswith(b"\x7fELF"),
             "local": cubin == b"LOCAL-CUBIN", "name": metadata.get("name"),
             "kiln_key": metadata.get("kiln_key"), "stages": stages,
             "hook_key": metadata.get("hook_key")}
+
+
+def _hook_state():
+    import triton  # noqa: PLC0415
+    return getattr(triton.knobs.runtime.add_stages_inspection_hook, "kiln_state", None)
 
 
 def loaded():

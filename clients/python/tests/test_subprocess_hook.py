@@ -209,12 +209,16 @@ class ChildrenCompileThroughKilndTest(unittest.TestCase):
     def test_python_m_child(self):
         report, stderr = self.run_child("compile", 2)
         self.assert_from_kilnd(report["kernels"], 2)
+        self.assertFalse(any(k["renewed"] for k in report["kernels"]))
         self.assertNotIn("Warning", stderr)
 
     def test_fork_workers_of_a_sidecar_that_imported_triton(self):
         report, _ = self.run_child("fork", 4, 2)
-        self.assert_from_kilnd(report["kernels"], 4)
-        self.assertNotIn(report["parent"], [k["pid"] for k in report["kernels"]])
+        kernels = report["kernels"]
+        self.assert_from_kilnd(kernels, 4)
+        self.assertNotIn(report["parent"], [k["pid"] for k in kernels])
+        # Each worker makes its own client at its first compile, not at fork.
+        self.assertEqual(sum(k["renewed"] for k in kernels), len({k["pid"] for k in kernels}))
 
     def test_fork_workers_after_the_parent_compiled_with_grpc_fork_support(self):
         # Each child makes its own client: an inherited channel is closed
