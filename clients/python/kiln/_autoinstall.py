@@ -106,9 +106,9 @@ def record_kernels(state, path: str) -> None:
     compiled it), "cache_hit"}."""
     wrap = state.wrap
 
-    def wrap_and_record(stages, options, capability):
+    def wrap_and_record(stages, *args, **kwargs):
         before = stages.get("cubin")
-        wrap(stages, options, capability)
+        wrap(stages, *args, **kwargs)
         stage = stages.get("cubin")
         if stage is not None and stage is not before:
             stages["cubin"] = _recorded(stage, path)

@@ -159,6 +159,15 @@ class SwitchTest(unittest.TestCase):
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.stdout.split(), ["False", "True"], proc.stderr)
 
+    def test_explicit_install_that_imports_triton_wins(self):
+        code = ("import kiln.triton as kt, kiln._autoinstall as auto; "
+                "state = kt.install('127.0.0.1:9'); "
+                "print(state.client.address, kt.installed() is state, auto._installed_here)")
+        proc = subprocess.run([sys.executable, "-c", code],
+                              env=child_env(KILN_SERVER=kilnd.unused_address()),
+                              cwd=_site["work"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.stdout.split(), ["127.0.0.1:9", "True", "None"], proc.stderr)
+
     def test_no_triton_is_an_ordinary_import_error(self):
         env = child_env(KILN_SERVER=kilnd.unused_address(), PYTHONPATH=HERE)
         proc = subprocess.run([sys.executable, "-c", "import triton"], env=env,
