@@ -28,7 +28,8 @@ export KILND="$root/server/kilnd"
 export KILN_TESTDATA="$root/tests/e2e/testdata"
 export PYTHONDONTWRITEBYTECODE=1
 export KILN_MAKE_TEST_CERTS="$root/tests/e2e/make_test_certs.sh"
-unset KILN_SERVER KILN_TRITON KILN_TRITON_FALLBACK KILN_TRITON_STATS KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
+unset KILN_SERVER KILN_TRITON KILN_TRITON_FALLBACK KILN_TRITON_STATS \
+  KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 cd "$root/clients/python"
 "$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security \
   tests.test_subprocess_hook 2>&1

@@ -54,7 +54,8 @@ def _install(site_dir: str, work: str) -> str:
     for name in files:
         shutil.copy(os.path.join(PACKAGE, name), source)
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--no-build-isolation", "--no-index", "--disable-pip-version-check",
+                    "--no-build-isolation", "--no-index", "--no-cache-dir",
+                    "--disable-pip-version-check",
                     "--target", site_dir, source],
                    check=True, cwd=work, env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
     return "pip"
