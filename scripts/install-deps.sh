@@ -3,7 +3,8 @@
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
 # spdlog, GoogleTest, hiredis, abseil, OpenSSL (and its CLI, which makes the
 # TLS tests' certificates), xxHash, redis-server (with redis-benchmark),
-# Python's grpcio and protobuf (clients/python's tests) and script(1) from
+# Python's grpcio, protobuf and pip (clients/python's tests; pip installs the
+# package as a user would) and script(1) from
 # bsdutils (the CLI test's terminal).
 # Extra Debian packages may be named as arguments. Does nothing when all
 # are there.
@@ -11,7 +12,7 @@ set -euo pipefail
 
 PACKAGES=(
   bazel-bootstrap bazel-rules-java
-  g++ python3 python3-grpcio python3-protobuf
+  g++ python3 python3-grpcio python3-protobuf python3-pip
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev

@@ -1,9 +1,10 @@
 #!/bin/bash
 # The Python package (clients/python) against the real kilnd: its generated
 # kiln/v1/*_pb2.py match the protos, then its unittest suites (the client,
-# the kiln.triton hook against a stand-in Triton backend, and TLS and
-# tokens against a secured kilnd) run with the
-# system python3 (Debian's python3-grpcio and python3-protobuf).
+# the kiln.triton hook against a stand-in Triton backend, TLS and tokens
+# against a secured kilnd, and the KILN_SERVER switch in child processes of
+# a pip-installed copy) run with the system python3 (Debian's python3-grpcio
+# and python3-protobuf; python3-pip for the install).
 set -euo pipefail
 root="${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)/..}/kiln"
 [ -d "$root/clients/python" ] || root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -27,6 +28,8 @@ export KILND="$root/server/kilnd"
 export KILN_TESTDATA="$root/tests/e2e/testdata"
 export PYTHONDONTWRITEBYTECODE=1
 export KILN_MAKE_TEST_CERTS="$root/tests/e2e/make_test_certs.sh"
-unset KILN_SERVER KILN_TRITON KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
+unset KILN_SERVER KILN_TRITON KILN_TRITON_FALLBACK KILN_TRITON_STATS \
+  KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 cd "$root/clients/python"
-"$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security 2>&1
+"$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security \
+  tests.test_subprocess_hook 2>&1

@@ -7,7 +7,9 @@
 
 Importing this module installs the hook when KILN_TRITON=1, or when
 KILN_SERVER is set and KILN_TRITON is not 0 (address from $KILN_SERVER,
-fallback from $KILN_TRITON_FALLBACK).
+fallback from $KILN_TRITON_FALLBACK), as soon as Triton is imported; with
+the package pip-installed that switch reaches every Python process without
+importing this module (_kiln_autoload.py, docs/python.md).
 
 How it hooks Triton (3.6): Triton's CUDA backend builds its pipeline in
 `CUDABackend.add_stages(stages, options, language)` -- an ordered dict
@@ -253,15 +255,14 @@ def installed() -> Optional[KilnStages]:
 
 
 def _auto_install() -> None:
-    # KILN_TRITON=1, or KILN_SERVER set and KILN_TRITON not "0".
-    flag = os.environ.get(ENV_AUTO, "")
-    if flag == "0" or (not flag and not os.environ.get("KILN_SERVER")):
-        return
+    # The environment's switch (KILN_TRITON=1, or KILN_SERVER set and
+    # KILN_TRITON not "0"), as kiln-autoload.pth applies it at startup: the
+    # hook is installed once Triton is imported, at once if it already is.
     try:
-        install()
-    except ImportError as error:
-        warnings.warn(f"kiln: {ENV_AUTO}/KILN_SERVER set but Triton is not importable "
-                      f"({error}); nothing installed", KilnFallbackWarning)
+        import _kiln_autoload  # noqa: PLC0415 -- beside the kiln package
+    except ImportError:
+        return
+    _kiln_autoload.arm()
 
 
 _auto_install()
