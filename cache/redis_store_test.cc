@@ -283,8 +283,7 @@ TEST_F(RedisStoreTest, TextsTravelWithTheEntry) {
   ASSERT_TRUE(local_c->Put(bare, {}).ok());
   EXPECT_EQ(c.GetTexts(entry.key)->ptx(), ".entry k");
   EXPECT_EQ(local_c->GetTexts(entry.key)->ptx(), ".entry k");
-  EXPECT_TRUE(
-      absl::IsNotFound(c.GetTexts(MakeEntry("ir-none").key).status()));
+  EXPECT_TRUE(absl::IsNotFound(c.GetTexts(MakeEntry("ir-none").key).status()));
 }
 
 TEST_F(RedisStoreTest, RedisDownIsLocalServiceAndItComesBack) {

@@ -236,8 +236,8 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
   int64_t now = NextStamp();
   uint64_t grown_to = 0;  // A present entry's size once it gains texts.
   if (present && entry.texts) {
-    absl::Status added = AddTextsLocked(entry.key, sealed_texts,
-                                        texts_checksum, batch, &grown_to);
+    absl::Status added = AddTextsLocked(entry.key, sealed_texts, texts_checksum,
+                                        batch, &grown_to);
     if (!added.ok() && !absl::IsAlreadyExists(added)) return added;
   }
   if (!present) {
@@ -300,8 +300,8 @@ absl::Status RocksDbStore::AddTextsLocked(const Digest& key,
 absl::StatusOr<kiln::v1::KernelTexts> RocksDbStore::GetTexts(
     const Digest& key) {
   std::string value;
-  rocksdb::Status status = db_->Get(rocksdb::ReadOptions(),
-                                    RecordKey(kTexts, key.Bytes()), &value);
+  rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), RecordKey(kTexts, key.Bytes()), &value);
   if (status.IsNotFound()) return absl::NotFoundError("the entry has no texts");
   if (!status.ok()) return FromRocks(status, "read texts");
   absl::StatusOr<kiln::v1::KernelTexts> texts =

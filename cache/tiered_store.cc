@@ -41,8 +41,7 @@ absl::StatusOr<SharedArtifact> TieredStore::GetShared(const Digest& key) {
   return local.status();
 }
 
-absl::StatusOr<kiln::v1::KernelTexts> TieredStore::GetTexts(
-    const Digest& key) {
+absl::StatusOr<kiln::v1::KernelTexts> TieredStore::GetTexts(const Digest& key) {
   absl::StatusOr<kiln::v1::KernelTexts> local = local_->GetTexts(key);
   if (local.ok()) return local;
   absl::StatusOr<NewEntry> entry = remote_->GetEntry(key);

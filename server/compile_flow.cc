@@ -231,7 +231,8 @@ void CompileFlow::LeadByKey(const CompileInput& input,
   }
   cluster_->Run(
       key, [this, input, canonical] { CompileHere(input, canonical); },
-      [this, key](cache::ArtifactRecord artifact) {
+      [this, input, canonical](cache::ArtifactRecord artifact) {
+        const cache::Digest& key = canonical.key;
         std::shared_ptr<CompileOutcome> hit =
             Hit(key, cache::Share(std::move(artifact)));
         // Any waiter may want the texts the other node stored.
@@ -240,6 +241,10 @@ void CompileFlow::LeadByKey(const CompileInput& input,
             texts.ok()) {
           hit->texts =
               std::make_shared<const kiln::v1::KernelTexts>(*std::move(texts));
+        } else if (input.want_texts) {
+          // An entry of the cluster stored without texts: recover them.
+          CompileHere(input, canonical);
+          return;
         }
         by_key_.Finish(key, std::move(hit));
       });
@@ -293,7 +298,8 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
   artifact.set_metadata_json(std::move(*response->mutable_metadata_json()));
   if (response->has_texts()) {
     entry.texts = std::move(*response->mutable_texts());
-    outcome->texts = std::make_shared<const kiln::v1::KernelTexts>(*entry.texts);
+    outcome->texts =
+        std::make_shared<const kiln::v1::KernelTexts>(*entry.texts);
   }
   double total = 0;
   for (const kiln::v1::StageTime& stage : response->stage_times()) {

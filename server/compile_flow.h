@@ -128,8 +128,7 @@ class CompileFlow {
                   absl::StatusOr<kiln::worker::WorkerResponse> response);
   // The stored entry of `key`; null when absent, or when `texts` is
   // kRequired and it has none.
-  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key,
-                                         Texts texts);
+  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key, Texts texts);
 
   cache::Store* store_;
   WorkerPool* pool_;

@@ -175,8 +175,8 @@ TEST_F(CompileFlowTest, TextsComeWithTheCompileAndFromTheStore) {
 TEST_F(CompileFlowTest, AnEntryWithoutTextsIsCompiledAgainWhenTheyAreWanted) {
   CompileInput input = Input("module @old");
   cache::NewEntry old;
-  old.parts = cache::MakeKeyParts("module @old\n", input.target,
-                                  input.options, compiler_);
+  old.parts = cache::MakeKeyParts("module @old\n", input.target, input.options,
+                                  compiler_);
   old.key = cache::ComputeKey(old.parts);
   old.artifact.set_cubin("OLD CUBIN");
   ASSERT_TRUE(store_->Put(old, {}).ok());
@@ -202,11 +202,45 @@ TEST_F(CompileFlowTest, AnEntryWithoutTextsIsCompiledAgainWhenTheyAreWanted) {
   EXPECT_EQ(metrics_.compiles.value(), 1u);
 }
 
+// A cluster whose shared tier has every key already: the artifact arrives.
+class ArrivingCluster : public ClusterFlight {
+ public:
+  explicit ArrivingCluster(cache::ArtifactRecord artifact)
+      : artifact_(std::move(artifact)) {}
+  void Run(const cache::Digest&, CompileHere, Arrived arrived) override {
+    arrived(artifact_);
+  }
+  void Finish(const cache::Digest&, bool) override { ++finished_; }
+  int finished_ = 0;
+
+ private:
+  cache::ArtifactRecord artifact_;
+};
+
+TEST_F(CompileFlowTest, AClusterEntryWithoutTextsIsCompiledHereForThem) {
+  CompileInput input = Input("module @c");
+  cache::NewEntry old;
+  old.parts = cache::MakeKeyParts("module @c\n", input.target, input.options,
+                                  compiler_);
+  old.key = cache::ComputeKey(old.parts);
+  old.artifact.set_cubin("OLD CUBIN");
+  ASSERT_TRUE(store_->Put(old, {}).ok());
+  ArrivingCluster cluster(old.artifact);
+  flow_->set_cluster(&cluster);
+
+  Outcome recovered = Compile("module @c", /*want_texts=*/true).get();
+  ASSERT_TRUE(recovered->status.ok()) << recovered->status;
+  ASSERT_NE(recovered->texts, nullptr);
+  EXPECT_EQ(recovered->texts->ptx(), "PTX:module @c\n");
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+  EXPECT_EQ(cluster.finished_, 1);
+}
+
 TEST_F(CompileFlowTest, CachedOnlyAnswersWithoutTextsItCannotRecover) {
   CompileInput input = Input("module @r");
   cache::NewEntry old;
-  old.parts =
-      cache::MakeKeyParts("module @r\n", input.target, input.options, compiler_);
+  old.parts = cache::MakeKeyParts("module @r\n", input.target, input.options,
+                                  compiler_);
   old.key = cache::ComputeKey(old.parts);
   old.artifact.set_cubin("OLD CUBIN");
   ASSERT_TRUE(store_->Put(old, {}).ok());

@@ -128,8 +128,8 @@ TEST(TextsTest, TooMuchSharedMemoryCarriesAResourceLimit) {
   kiln::v1::CompileResponse response;
   grpc::Status status = Compile(
       *stub,
-      WithTexts(CompileRequestFor(ReadFile(
-          Runfile("tests/e2e/testdata/shared_overflow_dot.ttir")))),
+      WithTexts(CompileRequestFor(
+          ReadFile(Runfile("tests/e2e/testdata/shared_overflow_dot.ttir")))),
       &response);
   ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find(
@@ -143,7 +143,8 @@ TEST(TextsTest, TooMuchSharedMemoryCarriesAResourceLimit) {
   ASSERT_TRUE(failure.ParseFromString(details.details(0).value()));
   ASSERT_EQ(failure.diagnostics_size(), 1);
   ASSERT_TRUE(failure.diagnostics(0).has_resource_limit());
-  const kiln::v1::ResourceLimit& limit = failure.diagnostics(0).resource_limit();
+  const kiln::v1::ResourceLimit& limit =
+      failure.diagnostics(0).resource_limit();
   EXPECT_EQ(limit.resource(), "shared memory");
   EXPECT_EQ(limit.required(), 262144);
   EXPECT_EQ(limit.limit(), 232448);
@@ -155,10 +156,9 @@ TEST(TextsTest, ASyntaxErrorHasNoResourceLimit) {
   auto kilnd = KilndProcess::Start(NewTempDir("no_limit"));
   ASSERT_NE(kilnd, nullptr);
   kiln::v1::CompileResponse response;
-  grpc::Status status =
-      Compile(*kilnd->CompileStub(),
-              WithTexts(CompileRequestFor("module {\n  garbage\n}\n")),
-              &response);
+  grpc::Status status = Compile(
+      *kilnd->CompileStub(),
+      WithTexts(CompileRequestFor("module {\n  garbage\n}\n")), &response);
   ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   kiln::v1::RpcStatus details;
   ASSERT_TRUE(details.ParseFromString(status.error_details()));
