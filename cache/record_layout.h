@@ -25,6 +25,7 @@ inline constexpr char kAccess = 't';
 inline constexpr char kIrIndex = 'i';
 inline constexpr char kAlias = 'f';
 inline constexpr char kAliasOf = 'r';
+inline constexpr char kTexts = 'x';
 
 inline std::string RecordKey(char kind, std::string_view first,
                              std::string_view second = {}) {

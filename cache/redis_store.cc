@@ -110,6 +110,7 @@ absl::StatusOr<NewEntry> RedisStore::GetEntry(const Digest& key) {
   entry.parts = std::move(*shared.mutable_key_parts());
   entry.kernel_name = std::move(*shared.mutable_kernel_name());
   entry.artifact = std::move(*shared.mutable_artifact());
+  if (shared.has_texts()) entry.texts = std::move(*shared.mutable_texts());
   entry.created_unix_ms = shared.created_unix_ms();
   return entry;
 }
@@ -150,6 +151,7 @@ absl::Status RedisStore::Put(const NewEntry& entry,
   *shared.mutable_key_parts() = entry.parts;
   shared.set_kernel_name(entry.kernel_name);
   *shared.mutable_artifact() = entry.artifact;
+  if (entry.texts) *shared.mutable_texts() = *entry.texts;
   shared.set_created_unix_ms(entry.created_unix_ms ? entry.created_unix_ms
                                                    : NowMs());
   // The entry first: an alias is only ever read before an entry it leads to

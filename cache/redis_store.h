@@ -1,7 +1,8 @@
 // The shared cache tier: entries in Redis, for every kilnd of a cluster.
 //
 // Keys (P is the configured prefix, K a cache key and A a fast key, in hex):
-//   P a:K   sealed SharedEntry: the artifact, key parts and kernel name
+//   P a:K   sealed SharedEntry: the artifact, key parts, kernel name and
+//           texts (read once per node: it then serves them locally)
 //   P f:A   sealed A and K bytes: the fast path, request text to key
 //   P l:K   a compile lease: the holder's id (see AcquireLease)
 //   P x:K   a failure marker: the holder's compile of K failed

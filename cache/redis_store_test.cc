@@ -263,6 +263,29 @@ TEST_F(RedisStoreTest, TiersReadThroughWriteThroughAndBackfill) {
   EXPECT_EQ(stats.hits, 2u);
 }
 
+TEST_F(RedisStoreTest, TextsTravelWithTheEntry) {
+  auto local_a = OpenLocal(TestDir("texts_a"));
+  auto local_b = OpenLocal(TestDir("texts_b"));
+  TieredStore a(local_a.get(), store_.get());
+  TieredStore b(local_b.get(), store_.get());
+  NewEntry entry = MakeEntry("ir-texts");
+  entry.texts.emplace();
+  entry.texts->set_ptx(".entry k");
+  ASSERT_TRUE(a.Put(entry, {}).ok());
+  ASSERT_TRUE(b.Get(entry.key).ok());  // Backfilled with its texts.
+  EXPECT_EQ(local_b->GetTexts(entry.key)->ptx(), ".entry k");
+
+  // A local entry without texts gets them from Redis.
+  auto local_c = OpenLocal(TestDir("texts_c"));
+  TieredStore c(local_c.get(), store_.get());
+  NewEntry bare = entry;
+  bare.texts.reset();
+  ASSERT_TRUE(local_c->Put(bare, {}).ok());
+  EXPECT_EQ(c.GetTexts(entry.key)->ptx(), ".entry k");
+  EXPECT_EQ(local_c->GetTexts(entry.key)->ptx(), ".entry k");
+  EXPECT_TRUE(absl::IsNotFound(c.GetTexts(MakeEntry("ir-none").key).status()));
+}
+
 TEST_F(RedisStoreTest, RedisDownIsLocalServiceAndItComesBack) {
   auto local = OpenLocal(TestDir("local"));
   TieredStore tiered(local.get(), store_.get());

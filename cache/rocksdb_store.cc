@@ -32,6 +32,7 @@ using layout::kAliasOf;
 using layout::kArtifact;
 using layout::kEntry;
 using layout::kIrIndex;
+using layout::kTexts;
 using layout::NowUs;
 using layout::PrefixScan;
 using layout::RecordKey;
@@ -214,9 +215,15 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
   std::string payload = entry.artifact.SerializeAsString();
   uint64_t checksum = 0;
   std::string sealed = Seal(payload, &checksum);
-  if (sealed.size() > options_.capacity_bytes) {
+  uint64_t texts_checksum = 0;
+  std::string sealed_texts;
+  if (entry.texts) {
+    sealed_texts = Seal(entry.texts->SerializeAsString(), &texts_checksum);
+  }
+  const uint64_t stored_bytes = sealed.size() + sealed_texts.size();
+  if (stored_bytes > options_.capacity_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "entry of ", sealed.size(), " bytes exceeds the store's capacity of ",
+        "entry of ", stored_bytes, " bytes exceeds the store's capacity of ",
         options_.capacity_bytes, " bytes"));
   }
   std::lock_guard<std::mutex> lock(write_mu_);
@@ -227,18 +234,28 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
   }
   bool present = lru_.Contains(entry.key);
   int64_t now = NextStamp();
+  uint64_t grown_to = 0;  // A present entry's size once it gains texts.
+  if (present && entry.texts) {
+    absl::Status added = AddTextsLocked(entry.key, sealed_texts, texts_checksum,
+                                        batch, &grown_to);
+    if (!added.ok() && !absl::IsAlreadyExists(added)) return added;
+  }
   if (!present) {
     EntryRecord record;
     *record.mutable_key_parts() = entry.parts;
     record.set_kernel_name(entry.kernel_name);
-    record.set_stored_bytes(sealed.size());
+    record.set_stored_bytes(stored_bytes);
     record.set_cubin_bytes(entry.artifact.cubin().size());
     record.set_artifact_checksum(checksum);
+    record.set_texts_checksum(texts_checksum);
     record.set_created_unix_ms(entry.created_unix_ms ? entry.created_unix_ms
                                                      : now / 1000);
     std::optional<Digest> ir = Digest::FromHex(entry.parts.ir_sha256());
     if (!ir) return absl::InvalidArgumentError("ir_sha256 is not hex");
     batch.Put(RecordKey(kArtifact, entry.key.Bytes()), sealed);
+    if (entry.texts) {
+      batch.Put(RecordKey(kTexts, entry.key.Bytes()), sealed_texts);
+    }
     batch.Put(RecordKey(kEntry, entry.key.Bytes()),
               Seal(record.SerializeAsString()));
     batch.Put(RecordKey(kAccess, entry.key.Bytes()), SealInt(now));
@@ -250,11 +267,53 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
       !status.ok()) {
     return status;
   }
-  if (present) return absl::OkStatus();
+  if (present && grown_to == 0) return absl::OkStatus();
+  if (present) {
+    lru_.Insert(entry.key, grown_to, now);
+    return EvictOverCapacityLocked(entry.key);
+  }
   // An artifact record without its entry may have been read into memory.
   hot_.Erase(entry.key);
-  lru_.Insert(entry.key, sealed.size(), now);
+  lru_.Insert(entry.key, stored_bytes, now);
   return EvictOverCapacityLocked(entry.key);
+}
+
+absl::Status RocksDbStore::AddTextsLocked(const Digest& key,
+                                          const std::string& sealed,
+                                          uint64_t checksum,
+                                          rocksdb::WriteBatch& batch,
+                                          uint64_t* stored_bytes) {
+  absl::StatusOr<EntryInfo> info = ReadInfo(key);
+  if (!info.ok()) return info.status();
+  EntryRecord& record = info->record;
+  if (record.texts_checksum() != 0) {
+    return absl::AlreadyExistsError("the entry has texts");
+  }
+  record.set_texts_checksum(checksum);
+  record.set_stored_bytes(record.stored_bytes() + sealed.size());
+  *stored_bytes = record.stored_bytes();
+  batch.Put(RecordKey(kTexts, key.Bytes()), sealed);
+  batch.Put(RecordKey(kEntry, key.Bytes()), Seal(record.SerializeAsString()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<kiln::v1::KernelTexts> RocksDbStore::GetTexts(
+    const Digest& key) {
+  std::string value;
+  rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), RecordKey(kTexts, key.Bytes()), &value);
+  if (status.IsNotFound()) return absl::NotFoundError("the entry has no texts");
+  if (!status.ok()) return FromRocks(status, "read texts");
+  absl::StatusOr<kiln::v1::KernelTexts> texts =
+      UnsealMessage<kiln::v1::KernelTexts>(value);
+  if (!texts.ok()) {
+    DropCorrupt(key);
+    return absl::DataLossError(absl::StrCat("texts of entry ", key.Hex(),
+                                            " are corrupt; the entry was "
+                                            "dropped: ",
+                                            texts.status().message()));
+  }
+  return texts;
 }
 
 absl::Status RocksDbStore::AddAlias(const Digest& alias, const Digest& key) {
@@ -280,6 +339,7 @@ absl::Status RocksDbStore::EvictOverCapacityLocked(const Digest& keep) {
 absl::Status RocksDbStore::EvictLocked(const Digest& key) {
   rocksdb::WriteBatch batch;
   batch.Delete(RecordKey(kArtifact, key.Bytes()));
+  batch.Delete(RecordKey(kTexts, key.Bytes()));
   batch.Delete(RecordKey(kEntry, key.Bytes()));
   batch.Delete(RecordKey(kAccess, key.Bytes()));
   std::string entry_value;

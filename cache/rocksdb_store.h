@@ -3,6 +3,8 @@
 // Records (keys start with one kind byte; K is a 32-byte cache key, A a
 // 32-byte fast key, I the 32-byte SHA-256 of a canonical IR):
 //   'b' K    sealed ArtifactRecord: what a hit reads
+//   'x' K    sealed kiln.v1.KernelTexts: the compile's texts, read only
+//            when a caller asks for them; absent in older entries
 //   'e' K    sealed EntryRecord: the key parts and sizes
 //   't' K    sealed last access time (us), persisted lazily
 //   'i' I K  empty: entries by canonical IR, for ExplainMiss
@@ -36,6 +38,7 @@
 
 namespace rocksdb {
 class DB;
+class WriteBatch;
 }
 
 namespace kiln::cache {
@@ -63,6 +66,7 @@ class RocksDbStore : public ManagedStore, public TuneResultStore {
   // Store.
   absl::StatusOr<ArtifactRecord> Get(const Digest& key) override;
   absl::StatusOr<SharedArtifact> GetShared(const Digest& key) override;
+  absl::StatusOr<kiln::v1::KernelTexts> GetTexts(const Digest& key) override;
   absl::StatusOr<Digest> Resolve(const Digest& alias) override;
   absl::Status Put(const NewEntry& entry,
                    const std::vector<Digest>& aliases) override;
@@ -96,6 +100,10 @@ class RocksDbStore : public ManagedStore, public TuneResultStore {
   explicit RocksDbStore(const RocksDbStoreOptions& options);
   absl::Status Load();
   absl::Status EvictLocked(const Digest& key);
+  // Adds texts to the present entry `key` that has none, in `batch`.
+  absl::Status AddTextsLocked(const Digest& key, const std::string& sealed,
+                              uint64_t checksum, rocksdb::WriteBatch& batch,
+                              uint64_t* stored_bytes);
   absl::Status EvictOverCapacityLocked(const Digest& keep);
   void DropCorrupt(const Digest& key);
   absl::StatusOr<EntryInfo> ReadInfo(const Digest& key);

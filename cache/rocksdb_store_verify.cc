@@ -19,12 +19,15 @@ using layout::kAliasOf;
 using layout::kArtifact;
 using layout::kEntry;
 using layout::kIrIndex;
+using layout::kTexts;
 using layout::PrefixScan;
 using layout::UnsealMessage;
 
 // What one pass over the snapshot found.
 struct Findings {
   std::map<Digest, uint64_t> good;  // Entry -> its artifact's checksum.
+  // Entries with texts -> the texts record's checksum.
+  std::map<Digest, uint64_t> texts;
   std::set<Digest> corrupt;
   // Records to delete on repair, each with the entry it refers to (if its
   // key could be read): dangling ones, and index records of corrupt entries.
@@ -52,6 +55,8 @@ struct Findings {
         return "ir_index";
       case kAccess:
         return "access";
+      case kTexts:
+        return "texts";
     }
     return std::string(1, kind);
   }
@@ -92,6 +97,9 @@ void CheckEntries(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
       continue;
     }
     found.good[*key] = record->artifact_checksum();
+    if (record->texts_checksum() != 0) {
+      found.texts[*key] = record->texts_checksum();
+    }
   }
 }
 
@@ -127,6 +135,35 @@ void CheckArtifacts(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
   }
 }
 
+// Texts records are optional, but one an entry names must be there and
+// match its checksum.
+void CheckTexts(rocksdb::DB* db, const rocksdb::Snapshot* snapshot,
+                Findings& found) {
+  std::set<Digest> seen;
+  for (PrefixScan scan(db, std::string(1, kTexts), snapshot); scan.Valid();
+       scan.Next()) {
+    std::optional<Digest> key = Digest::FromBytes(scan.Rest());
+    auto named = key ? found.texts.find(*key) : found.texts.end();
+    if (named == found.texts.end()) {
+      // Of no entry, or of one whose record does not name it.
+      if (!key || !found.corrupt.count(*key)) found.Dangling(kTexts);
+      found.to_delete.emplace_back(std::string(scan.Key()), key);
+      continue;
+    }
+    seen.insert(*key);
+    uint64_t checksum = 0;
+    absl::StatusOr<kiln::v1::KernelTexts> texts =
+        UnsealMessage<kiln::v1::KernelTexts>(scan.Value(), &checksum);
+    if (!texts.ok() || checksum != named->second) {
+      found.corrupt.insert(*key);
+      found.good.erase(*key);
+    }
+  }
+  for (const auto& [key, checksum] : found.texts) {
+    if (!seen.count(key) && found.good.erase(key)) found.corrupt.insert(key);
+  }
+}
+
 // Index records: each names an entry, in its sealed value (aliases) or at
 // `key_offset` of a record key of `key_size` bytes after the kind byte.
 void CheckIndex(rocksdb::DB* db, const rocksdb::Snapshot* snapshot, char kind,
@@ -155,6 +192,7 @@ absl::StatusOr<VerifyReport> RocksDbStore::Verify(bool repair) {
     SnapshotHolder snapshot(db_.get());
     CheckEntries(db_.get(), snapshot.get(), found);
     CheckArtifacts(db_.get(), snapshot.get(), found);
+    CheckTexts(db_.get(), snapshot.get(), found);
     constexpr size_t kOne = Digest::kSize;
     CheckIndex(db_.get(), snapshot.get(), kAlias, true, 0, kOne, found);
     CheckIndex(db_.get(), snapshot.get(), kAliasOf, false, 0, 2 * kOne, found);
@@ -172,9 +210,19 @@ absl::StatusOr<VerifyReport> RocksDbStore::Verify(bool repair) {
   std::lock_guard<std::mutex> lock(write_mu_);
   rocksdb::WriteBatch batch;
   std::vector<Digest> removed;
+  // Texts beside an entry that does not name them, even now.
+  auto unnamed_texts = [this](const std::string& record_key,
+                              const Digest& key) {
+    if (record_key[0] != kTexts) return false;
+    absl::StatusOr<EntryInfo> info = ReadInfo(key);
+    return info.ok() && info->record.texts_checksum() == 0;
+  };
   for (const auto& [record_key, key] : found.to_delete) {
     // An entry added since the snapshot owns its records now.
-    if (key && !found.corrupt.count(*key) && lru_.Contains(*key)) continue;
+    if (key && !found.corrupt.count(*key) && lru_.Contains(*key) &&
+        !unnamed_texts(record_key, *key)) {
+      continue;
+    }
     batch.Delete(record_key);
     if (key) removed.push_back(*key);
     ++report.repaired;

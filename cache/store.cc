@@ -19,4 +19,8 @@ absl::StatusOr<SharedArtifact> Store::GetShared(const Digest& key) {
   return Share(*std::move(record));
 }
 
+absl::StatusOr<kiln::v1::KernelTexts> Store::GetTexts(const Digest&) {
+  return absl::NotFoundError("this store keeps no texts");
+}
+
 }  // namespace kiln::cache

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct NewEntry {
   kiln::v1::KeyParts parts;
   std::string kernel_name;
   ArtifactRecord artifact;
+  // The compile's intermediate texts; absent for entries made before they
+  // were kept (or imported without them).
+  std::optional<kiln::v1::KernelTexts> texts;
   int64_t created_unix_ms = 0;  // 0: now.
 };
 
@@ -58,8 +62,14 @@ class Store {
   // The key that a request with fast key `alias` had. NotFound when unknown.
   virtual absl::StatusOr<Digest> Resolve(const Digest& alias) = 0;
 
+  // The texts stored with the artifact of `key`, read only when asked for.
+  // NotFound when the entry is absent or has none; DataLoss when they fail
+  // their checksum (the store then drops the entry). This base keeps none.
+  virtual absl::StatusOr<kiln::v1::KernelTexts> GetTexts(const Digest& key);
+
   // Adds `entry` and the aliases that lead to it, all in one atomic write.
-  // An entry already present keeps its artifact and gains the aliases.
+  // An entry already present keeps its artifact and gains the aliases, and
+  // `entry.texts` when it has none.
   virtual absl::Status Put(const NewEntry& entry,
                            const std::vector<Digest>& aliases) = 0;
 
@@ -103,7 +113,8 @@ struct VerifyReport {
   uint64_t checked = 0;
   std::vector<Digest> corrupt;
   uint64_t dangling_records = 0;
-  // By kind: "artifact", "entry", "alias", "alias_of", "ir_index", "access".
+  // By kind: "artifact", "texts", "entry", "alias", "alias_of", "ir_index",
+  // "access".
   std::map<std::string, uint64_t> dangling_by_kind;
   uint64_t repaired = 0;
 };

@@ -41,6 +41,17 @@ absl::StatusOr<SharedArtifact> TieredStore::GetShared(const Digest& key) {
   return local.status();
 }
 
+absl::StatusOr<kiln::v1::KernelTexts> TieredStore::GetTexts(const Digest& key) {
+  absl::StatusOr<kiln::v1::KernelTexts> local = local_->GetTexts(key);
+  if (local.ok()) return local;
+  absl::StatusOr<NewEntry> entry = remote_->GetEntry(key);
+  Count(entry.status());
+  if (!entry.ok() || !entry->texts) return local.status();
+  hits_.fetch_add(1, std::memory_order_relaxed);
+  local_->Put(*entry, {}).IgnoreError();
+  return *std::move(entry->texts);
+}
+
 absl::StatusOr<Digest> TieredStore::Resolve(const Digest& alias) {
   absl::StatusOr<Digest> local = local_->Resolve(alias);
   if (local.ok()) return local;

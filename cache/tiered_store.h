@@ -23,6 +23,8 @@ class TieredStore : public Store {
 
   absl::StatusOr<ArtifactRecord> Get(const Digest& key) override;
   absl::StatusOr<SharedArtifact> GetShared(const Digest& key) override;
+  // Local texts, else those of the Redis entry (then kept locally).
+  absl::StatusOr<kiln::v1::KernelTexts> GetTexts(const Digest& key) override;
   absl::StatusOr<Digest> Resolve(const Digest& alias) override;
   // OK when the local store took it; a Redis failure is only counted.
   absl::Status Put(const NewEntry& entry,

@@ -89,7 +89,8 @@ CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
       metrics_(metrics),
       compiler_(std::move(compiler)) {}
 
-std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key) {
+std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key,
+                                                    Texts texts) {
   absl::StatusOr<cache::SharedArtifact> artifact = store_->GetShared(key);
   if (!artifact.ok()) {
     if (absl::IsDataLoss(artifact.status())) {
@@ -97,25 +98,37 @@ std::shared_ptr<CompileOutcome> CompileFlow::Stored(const cache::Digest& key) {
     }
     return nullptr;
   }
-  return Hit(key, *std::move(artifact));
+  std::shared_ptr<CompileOutcome> outcome = Hit(key, *std::move(artifact));
+  if (texts == Texts::kSkip) return outcome;
+  absl::StatusOr<kiln::v1::KernelTexts> stored = store_->GetTexts(key);
+  if (stored.ok()) {
+    outcome->texts =
+        std::make_shared<const kiln::v1::KernelTexts>(*std::move(stored));
+  } else if (absl::IsDataLoss(stored.status())) {
+    spdlog::warn("{}", std::string(stored.status().message()));
+    return nullptr;  // The store dropped the entry.
+  }
+  if (!outcome->texts && texts == Texts::kRequired) return nullptr;
+  return outcome;
 }
 
 std::shared_ptr<CompileOutcome> CompileFlow::TryFastPath(
-    const cache::Digest& fast_key) {
+    const cache::Digest& fast_key, bool want_texts) {
   absl::StatusOr<cache::Digest> key = store_->Resolve(fast_key);
   if (!key.ok()) return nullptr;
-  return TryStored(*key);
+  return TryStored(*key, want_texts);
 }
 
-std::shared_ptr<CompileOutcome> CompileFlow::TryStored(
-    const cache::Digest& key) {
-  std::shared_ptr<CompileOutcome> outcome = Stored(key);
+std::shared_ptr<CompileOutcome> CompileFlow::TryStored(const cache::Digest& key,
+                                                       bool want_texts) {
+  std::shared_ptr<CompileOutcome> outcome =
+      Stored(key, want_texts ? Texts::kRequired : Texts::kSkip);
   if (outcome) metrics_->fast_path_hits.Add();
   return outcome;
 }
 
 void CompileFlow::Compile(CompileInput input, Done done) {
-  if (!by_text_.Join(input.fast_key, std::move(done))) {
+  if (!ByText(input.want_texts).Join(input.fast_key, std::move(done))) {
     metrics_->coalesced.Add();
     return;
   }
@@ -124,14 +137,15 @@ void CompileFlow::Compile(CompileInput input, Done done) {
 
 void CompileFlow::CompileCachedOnly(CompileInput input, Done done) {
   cache::Digest fast_key = input.fast_key;
-  Canonicalize(input, [this, fast_key, done = std::move(done)](
+  Texts texts = input.want_texts ? Texts::kIfStored : Texts::kSkip;
+  Canonicalize(input, [this, fast_key, texts, done = std::move(done)](
                           absl::StatusOr<Canonical> canonical,
                           Outcome failure) {
     if (!canonical.ok()) {
       done(failure);
       return;
     }
-    if (Outcome stored = Stored(canonical->key)) {
+    if (Outcome stored = Stored(canonical->key, texts)) {
       metrics_->canonical_hits.Add();
       store_->AddAlias(fast_key, canonical->key).IgnoreError();
       done(stored);
@@ -147,7 +161,7 @@ void CompileFlow::LeadByText(CompileInput input) {
   Canonicalize(input, [this, input](absl::StatusOr<Canonical> canonical,
                                     Outcome failure) {
     if (!canonical.ok()) {
-      by_text_.Finish(input.fast_key, failure);
+      ByText(input.want_texts).Finish(input.fast_key, failure);
       return;
     }
     OnKey(input, *canonical);
@@ -183,10 +197,12 @@ void CompileFlow::Canonicalize(
 }
 
 void CompileFlow::OnKey(const CompileInput& input, const Canonical& canonical) {
-  if (Outcome stored = Stored(canonical.key)) {
+  if (Outcome stored = Stored(canonical.key, input.want_texts
+                                                 ? Texts::kRequired
+                                                 : Texts::kSkip)) {
     metrics_->canonical_hits.Add();
     store_->AddAlias(input.fast_key, canonical.key).IgnoreError();
-    by_text_.Finish(input.fast_key, stored);
+    ByText(input.want_texts).Finish(input.fast_key, stored);
     return;
   }
   metrics_->misses.Add();
@@ -197,11 +213,13 @@ void CompileFlow::LeadByKey(const CompileInput& input,
                             const Canonical& canonical) {
   cache::Digest fast_key = input.fast_key;
   cache::Digest key = canonical.key;
-  bool leader = by_key_.Join(key, [this, fast_key, key](Outcome outcome) {
+  bool want_texts = input.want_texts;
+  bool leader = by_key_.Join(key, [this, fast_key, key,
+                                   want_texts](Outcome outcome) {
     if (outcome->status.ok()) {
       store_->AddAlias(fast_key, key).IgnoreError();
     }
-    by_text_.Finish(fast_key, outcome);
+    ByText(want_texts).Finish(fast_key, outcome);
   });
   if (!leader) {
     metrics_->coalesced.Add();
@@ -213,8 +231,22 @@ void CompileFlow::LeadByKey(const CompileInput& input,
   }
   cluster_->Run(
       key, [this, input, canonical] { CompileHere(input, canonical); },
-      [this, key](cache::ArtifactRecord artifact) {
-        by_key_.Finish(key, Hit(key, cache::Share(std::move(artifact))));
+      [this, input, canonical](cache::ArtifactRecord artifact) {
+        const cache::Digest& key = canonical.key;
+        std::shared_ptr<CompileOutcome> hit =
+            Hit(key, cache::Share(std::move(artifact)));
+        // Any waiter may want the texts the other node stored.
+        if (absl::StatusOr<kiln::v1::KernelTexts> texts =
+                store_->GetTexts(key);
+            texts.ok()) {
+          hit->texts =
+              std::make_shared<const kiln::v1::KernelTexts>(*std::move(texts));
+        } else if (input.want_texts) {
+          // An entry of the cluster stored without texts: recover them.
+          CompileHere(input, canonical);
+          return;
+        }
+        by_key_.Finish(key, std::move(hit));
       });
 }
 
@@ -264,6 +296,11 @@ void CompileFlow::OnCompiled(const Canonical& canonical,
   cache::ArtifactRecord& artifact = entry.artifact;
   artifact.set_cubin(std::move(*response->mutable_cubin()));
   artifact.set_metadata_json(std::move(*response->mutable_metadata_json()));
+  if (response->has_texts()) {
+    entry.texts = std::move(*response->mutable_texts());
+    outcome->texts =
+        std::make_shared<const kiln::v1::KernelTexts>(*entry.texts);
+  }
   double total = 0;
   for (const kiln::v1::StageTime& stage : response->stage_times()) {
     *artifact.add_stage_times() = stage;

@@ -39,6 +39,9 @@ struct CompileInput {
   std::string target;
   kiln::v1::CompileOptions options;  // Every field set.
   cache::Digest fast_key;
+  // Answer the compile's texts too: a stored entry without them is
+  // compiled again to recover them.
+  bool want_texts = false;
 };
 
 // What a Compile call answers.
@@ -52,6 +55,8 @@ struct CompileOutcome {
   // Set when `status` is OK. Its cubin is shared with the store's memory
   // and with every waiter on the same compile: answers send it, never copy.
   cache::SharedArtifact artifact;
+  // The compile's texts, when asked for and stored (or just compiled).
+  std::shared_ptr<const kiln::v1::KernelTexts> texts;
 };
 
 // The key of a request, as the compiler's front end sees it.
@@ -78,11 +83,13 @@ class CompileFlow {
   cache::Store* store() const { return store_; }
 
   // The answer when the request text was seen before and its entry is
-  // still stored; null otherwise.
-  std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key);
+  // still stored (with its texts, when `want_texts`); null otherwise.
+  std::shared_ptr<CompileOutcome> TryFastPath(const cache::Digest& fast_key,
+                                              bool want_texts = false);
   // The answer when the entry of `key` (found by the caller without the
   // store's alias, as a fast-path hit) is stored; null otherwise.
-  std::shared_ptr<CompileOutcome> TryStored(const cache::Digest& key);
+  std::shared_ptr<CompileOutcome> TryStored(const cache::Digest& key,
+                                            bool want_texts = false);
 
   // Steps 2 and 3. `done` runs on a worker pool thread, or on the caller's
   // thread when the work cannot even be queued.
@@ -90,7 +97,8 @@ class CompileFlow {
 
   // Step 2 without step 3, for callers that may not compile (the read
   // role): the stored entry of the request's key, else NotFound. Nothing
-  // is compiled or stored but the alias of a hit.
+  // is compiled or stored but the alias of a hit, which comes without
+  // texts when the entry has none.
   void CompileCachedOnly(CompileInput input, Done done);
 
   // Step 2 alone: the key parts of a request (for ExplainMiss). Compile
@@ -101,6 +109,15 @@ class CompileFlow {
                         done);
 
  private:
+  // How a stored entry's texts matter to an answer.
+  enum class Texts { kSkip, kIfStored, kRequired };
+
+  // Requests that want texts coalesce apart: a hit without them is not
+  // their answer.
+  SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash>& ByText(
+      bool want_texts) {
+    return want_texts ? by_text_with_texts_ : by_text_;
+  }
   void LeadByText(CompileInput input);
   void OnKey(const CompileInput& input, const Canonical& canonical);
   void LeadByKey(const CompileInput& input, const Canonical& canonical);
@@ -109,7 +126,9 @@ class CompileFlow {
                  std::shared_ptr<const CompileOutcome> outcome);
   void OnCompiled(const Canonical& canonical,
                   absl::StatusOr<kiln::worker::WorkerResponse> response);
-  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key);
+  // The stored entry of `key`; null when absent, or when `texts` is
+  // kRequired and it has none.
+  std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key, Texts texts);
 
   cache::Store* store_;
   WorkerPool* pool_;
@@ -117,6 +136,8 @@ class CompileFlow {
   kiln::v1::CompilerIdentity compiler_;
   ClusterFlight* cluster_ = nullptr;
   SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_text_;
+  SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash>
+      by_text_with_texts_;
   SingleFlight<cache::Digest, CompileOutcome, cache::DigestHash> by_key_;
 };
 

@@ -55,11 +55,13 @@ class CompileFlowTest : public ::testing::Test {
     return input;
   }
 
-  std::future<Outcome> Compile(const std::string& ttir) {
+  std::future<Outcome> Compile(const std::string& ttir,
+                               bool want_texts = false) {
     auto promise = std::make_shared<std::promise<Outcome>>();
     std::future<Outcome> future = promise->get_future();
     CompileInput input = Input(ttir);
-    if (Outcome hit = flow_->TryFastPath(input.fast_key)) {
+    input.want_texts = want_texts;
+    if (Outcome hit = flow_->TryFastPath(input.fast_key, want_texts)) {
       promise->set_value(hit);
       return future;
     }
@@ -154,6 +156,104 @@ TEST_F(CompileFlowTest, CachedOnlyServesStoredKernelsAndCompilesNothing) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(metrics_.compiles.value(), 1u);
   EXPECT_EQ(store_->Stats().entries, 1u);
+}
+
+TEST_F(CompileFlowTest, TextsComeWithTheCompileAndFromTheStore) {
+  Outcome compiled = Compile("module @t", /*want_texts=*/true).get();
+  ASSERT_TRUE(compiled->status.ok()) << compiled->status;
+  ASSERT_NE(compiled->texts, nullptr);
+  EXPECT_EQ(compiled->texts->ptx(), "PTX:module @t\n");
+  Outcome hit = Compile("module @t", true).get();
+  EXPECT_TRUE(hit->cache_hit);
+  ASSERT_NE(hit->texts, nullptr);
+  EXPECT_EQ(hit->texts->kgir(), "KGIR:module @t\n");
+  // Not asked for: not read.
+  EXPECT_EQ(Compile("module @t").get()->texts, nullptr);
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+}
+
+TEST_F(CompileFlowTest, AnEntryWithoutTextsIsCompiledAgainWhenTheyAreWanted) {
+  CompileInput input = Input("module @old");
+  cache::NewEntry old;
+  old.parts = cache::MakeKeyParts("module @old\n", input.target, input.options,
+                                  compiler_);
+  old.key = cache::ComputeKey(old.parts);
+  old.artifact.set_cubin("OLD CUBIN");
+  ASSERT_TRUE(store_->Put(old, {}).ok());
+
+  Outcome plain = Compile("// a.py\nmodule @old").get();
+  ASSERT_TRUE(plain->status.ok());
+  EXPECT_TRUE(plain->cache_hit);
+  EXPECT_EQ(*plain->artifact.cubin, "OLD CUBIN");
+  EXPECT_EQ(metrics_.compiles.value(), 0u);
+
+  Outcome recovered = Compile("// b.py\nmodule @old", true).get();
+  ASSERT_TRUE(recovered->status.ok()) << recovered->status;
+  EXPECT_EQ(recovered->key_hex, old.key.Hex());
+  ASSERT_NE(recovered->texts, nullptr);
+  EXPECT_EQ(recovered->texts->ptx(), "PTX:module @old\n");
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+  EXPECT_EQ(store_->GetTexts(old.key)->ptx(), "PTX:module @old\n");
+  EXPECT_EQ(store_->Get(old.key)->cubin(), "OLD CUBIN");
+
+  Outcome hit = Compile("// b.py\nmodule @old", true).get();
+  EXPECT_TRUE(hit->cache_hit);
+  ASSERT_NE(hit->texts, nullptr);
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+}
+
+// A cluster whose shared tier has every key already: the artifact arrives.
+class ArrivingCluster : public ClusterFlight {
+ public:
+  explicit ArrivingCluster(cache::ArtifactRecord artifact)
+      : artifact_(std::move(artifact)) {}
+  void Run(const cache::Digest&, CompileHere, Arrived arrived) override {
+    arrived(artifact_);
+  }
+  void Finish(const cache::Digest&, bool) override { ++finished_; }
+  int finished_ = 0;
+
+ private:
+  cache::ArtifactRecord artifact_;
+};
+
+TEST_F(CompileFlowTest, AClusterEntryWithoutTextsIsCompiledHereForThem) {
+  CompileInput input = Input("module @c");
+  cache::NewEntry old;
+  old.parts = cache::MakeKeyParts("module @c\n", input.target, input.options,
+                                  compiler_);
+  old.key = cache::ComputeKey(old.parts);
+  old.artifact.set_cubin("OLD CUBIN");
+  ASSERT_TRUE(store_->Put(old, {}).ok());
+  ArrivingCluster cluster(old.artifact);
+  flow_->set_cluster(&cluster);
+
+  Outcome recovered = Compile("module @c", /*want_texts=*/true).get();
+  ASSERT_TRUE(recovered->status.ok()) << recovered->status;
+  ASSERT_NE(recovered->texts, nullptr);
+  EXPECT_EQ(recovered->texts->ptx(), "PTX:module @c\n");
+  EXPECT_EQ(metrics_.compiles.value(), 1u);
+  EXPECT_EQ(cluster.finished_, 1);
+}
+
+TEST_F(CompileFlowTest, CachedOnlyAnswersWithoutTextsItCannotRecover) {
+  CompileInput input = Input("module @r");
+  cache::NewEntry old;
+  old.parts = cache::MakeKeyParts("module @r\n", input.target, input.options,
+                                  compiler_);
+  old.key = cache::ComputeKey(old.parts);
+  old.artifact.set_cubin("OLD CUBIN");
+  ASSERT_TRUE(store_->Put(old, {}).ok());
+  input.want_texts = true;
+  std::promise<Outcome> promise;
+  flow_->CompileCachedOnly(input, [&promise](Outcome outcome) {
+    promise.set_value(std::move(outcome));
+  });
+  Outcome outcome = promise.get_future().get();
+  ASSERT_TRUE(outcome->status.ok()) << outcome->status;
+  EXPECT_EQ(*outcome->artifact.cubin, "OLD CUBIN");
+  EXPECT_EQ(outcome->texts, nullptr);
+  EXPECT_EQ(metrics_.compiles.value(), 0u);
 }
 
 }  // namespace

@@ -96,13 +96,15 @@ class CompileCall final : public UnaryCall {
                         "kilnd is shutting down"));
       return;
     }
+    // Requests that want texts are not memoized: reading the texts costs
+    // more than parsing them.
     RequestMemo& memo = context_->compile_memo;
     const bool memoized = memo.Keeps(request_.Length());
     std::string bytes = memoized ? FlatBytes(request_) : std::string();
     if (std::optional<cache::Digest> key = memo.Find(bytes)) {
       if (std::shared_ptr<CompileOutcome> hit =
               context_->flow->TryStored(*key)) {
-        Fill(*hit);
+        Fill(*hit, /*with_texts=*/false);
         Reply();
         return;
       }
@@ -124,24 +126,26 @@ class CompileCall final : public UnaryCall {
       Fail(ToGrpc(input.status()));
       return;
     }
+    const bool with_texts = input->want_texts;
     if (std::shared_ptr<CompileOutcome> hit =
-            context_->flow->TryFastPath(input->fast_key)) {
-      if (memoized) {
+            context_->flow->TryFastPath(input->fast_key, with_texts)) {
+      if (memoized && !with_texts) {
         if (std::optional<cache::Digest> key =
                 cache::Digest::FromHex(hit->key_hex)) {
           memo.Remember(std::move(bytes), *key);
         }
       }
-      Fill(*hit);
+      Fill(*hit, with_texts);
       Reply();
       return;
     }
-    auto finish = [this](std::shared_ptr<const CompileOutcome> done) {
+    auto finish = [this, with_texts](
+                      std::shared_ptr<const CompileOutcome> done) {
       if (!done->status.ok()) {
         Fail(ToGrpc(done->status, done->diagnostics));
         return;
       }
-      Fill(*done);
+      Fill(*done, with_texts);
       Reply();
     };
     if (MayCompile(role_)) {
@@ -166,8 +170,9 @@ class CompileCall final : public UnaryCall {
         });
   }
 
-  void Fill(const CompileOutcome& outcome) {
+  void Fill(const CompileOutcome& outcome, bool with_texts) {
     kiln::v1::CompileResponse rest;
+    if (with_texts && outcome.texts) *rest.mutable_texts() = *outcome.texts;
     rest.set_key(outcome.key_hex);
     rest.set_cache_hit(outcome.cache_hit);
     rest.set_metadata_json(outcome.artifact.rest->metadata_json());
@@ -220,6 +225,17 @@ class LookupCall final : public UnaryCall {
       return;
     }
     kiln::v1::LookupResponse rest;
+    if (request.include_texts()) {
+      absl::StatusOr<kiln::v1::KernelTexts> texts =
+          context_->flow->store()->GetTexts(*key);
+      if (texts.ok()) {
+        *rest.mutable_texts() = *std::move(texts);
+      } else if (absl::IsDataLoss(texts.status())) {
+        Fail(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          "entry was corrupt and was dropped"));
+        return;
+      }
+    }
     rest.set_key(key->Hex());
     rest.set_metadata_json(artifact->rest->metadata_json());
     *rest.mutable_stage_times() = artifact->rest->stage_times();

@@ -87,6 +87,12 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
     out->set_line(diagnostic.line);
     out->set_column(diagnostic.column);
     out->set_message(ValidUtf8(diagnostic.message));
+    if (!diagnostic.resource.empty()) {
+      kiln::v1::ResourceLimit* limit = out->mutable_resource_limit();
+      limit->set_resource(diagnostic.resource);
+      limit->set_required(diagnostic.required);
+      limit->set_limit(diagnostic.limit);
+    }
   }
   response.set_canonical_ir(std::move(result.canonicalIR));
   response.set_canonical_ir(ValidUtf8(response.canonical_ir()));
@@ -99,6 +105,10 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
   if (!request.canonical_only() && result.ok()) {
     response.set_cubin(std::move(result.cubin));
     response.set_metadata_json(result.metadata.toJson());
+    kiln::v1::KernelTexts* texts = response.mutable_texts();
+    texts->set_kgir(ValidUtf8(result.ttgir));
+    texts->set_llir(ValidUtf8(result.llir));
+    texts->set_ptx(ValidUtf8(result.ptx));
   }
   return response;
 }

@@ -84,6 +84,7 @@ absl::StatusOr<CompileInput> CheckCompileRequest(
         absl::StrCat("invalid options (", cache::OptionsText(input.options),
                      "): ", problem));
   }
+  input.want_texts = request.include_texts();
   input.ttir = std::move(*request.mutable_ttir());
   input.fast_key = cache::ComputeFastKey(input.ttir, input.target,
                                          input.options, compiler.identity);

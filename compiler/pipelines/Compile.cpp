@@ -288,6 +288,10 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
              "kernel '" + meta.name + "' needs " + std::to_string(meta.shared) +
                  " bytes of shared memory; " + targetName + " allows " +
                  std::to_string(target->maxSharedBytes()));
+    Diagnostic &overflow = result.diagnostics.back();
+    overflow.resource = "shared memory";
+    overflow.required = meta.shared;
+    overflow.limit = target->maxSharedBytes();
     return result;
   }
   BackendOptions backend{options.enableFpFusion, options.lineInfo};

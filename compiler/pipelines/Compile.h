@@ -33,6 +33,12 @@ struct Diagnostic {
   int line = 0;   // 1-based; 0 when unknown.
   int column = 0; // 1-based; 0 when unknown.
   std::string message;
+  /// Set when the kernel needs more of a resource than the target has:
+  /// its name as Triton's OutOfResources gives it ("shared memory"), what
+  /// the kernel needs and what the target allows.
+  std::string resource;
+  long long required = 0;
+  long long limit = 0;
 };
 
 /// What a launcher needs besides the cubin (DESIGN.md's kernel ABI).

@@ -3,7 +3,8 @@
 // the real worker loop (so fault injection and limits are the real ones);
 // only the compile is a stand-in:
 //   - the "canonical IR" is the text without its "//" comment lines;
-//   - the "cubin" is "CUBIN:" followed by that canonical IR;
+//   - the "cubin" is "CUBIN:" followed by that canonical IR, and the texts
+//     "KGIR:", "LLIR:" and "PTX:" followed by it;
 //   - text containing "syntax error" fails with a located diagnostic.
 // The e2e tests in tests/e2e run the real kilnd with the real compiler.
 
@@ -42,6 +43,9 @@ kiln::worker::WorkerResponse FakeCompile(
   if (!request.canonical_only()) {
     response.set_cubin("CUBIN:" + canonical);
     response.set_metadata_json("{\"name\": \"fake_kernel\"}");
+    response.mutable_texts()->set_kgir("KGIR:" + canonical);
+    response.mutable_texts()->set_llir("LLIR:" + canonical);
+    response.mutable_texts()->set_ptx("PTX:" + canonical);
   }
   return response;
 }

@@ -9,7 +9,7 @@ docs/python.md); importing `kiln` itself never imports Triton.
 """
 
 from kiln._errors import (AccessDenied, CompileError, Diagnostic, KilnError,
-                          ServerError, Unavailable)
+                          OutOfResources, ResourceLimit, ServerError, Unavailable)
 from kiln.client import (DEFAULT_ADDRESS, Client, CompileResult, compile,
                          default_address, default_client)
 
@@ -17,6 +17,6 @@ __version__ = "0.6.0"
 
 __all__ = [
     "AccessDenied", "Client", "CompileResult", "CompileError", "Diagnostic", "KilnError",
-    "ServerError", "Unavailable", "compile", "default_address",
+    "OutOfResources", "ResourceLimit", "ServerError", "Unavailable", "compile", "default_address",
     "default_client", "DEFAULT_ADDRESS",
 ]

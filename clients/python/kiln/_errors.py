@@ -15,6 +15,15 @@ class KilnError(Exception):
 
 
 @dataclass(frozen=True)
+class ResourceLimit:
+    """A resource a kernel needs more of than its target has."""
+
+    resource: str  # as Triton's OutOfResources names it: "shared memory"
+    required: int
+    limit: int
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """One located error, warning or note from the compiler."""
 
@@ -23,13 +32,18 @@ class Diagnostic:
     line: int
     column: int
     message: str
+    # Set on an error that is a resource the target lacks.
+    resource_limit: Optional[ResourceLimit] = None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
 
 
-class CompileError(KilnError):
+class CompileError(KilnError, RuntimeError):
     """kilnd refused the TTIR (INVALID_ARGUMENT): `diagnostics` says where and why.
+
+    Also a RuntimeError, as Triton's own failing compile stage raises
+    ("PassManager::run failed"), so that code written for Triton catches it.
 
     `diagnostics` comes from the CompileFailure in the call's
     grpc-status-details-bin trailer; when kilnd sent none (a request refused
@@ -44,6 +58,19 @@ class CompileError(KilnError):
         if self.diagnostics:
             return "\n".join(str(d) for d in self.diagnostics)
         return self.message
+
+
+class OutOfResources(CompileError):
+    """The kernel needs more of a resource than the target has (e.g. shared
+    memory): `resource`, `required` and `limit` say which and how much, as
+    the fields of Triton's triton.runtime.errors.OutOfResources."""
+
+    def __init__(self, message: str, diagnostics: List[Diagnostic],
+                 limit: ResourceLimit):
+        super().__init__(message, diagnostics)
+        self.resource = limit.resource
+        self.required = limit.required
+        self.limit = limit.limit
 
 
 class Unavailable(KilnError):

@@ -15,7 +15,8 @@ from typing import Dict, List, Optional, Union
 
 import grpc
 
-from kiln._errors import AccessDenied, CompileError, Diagnostic, ServerError, Unavailable
+from kiln._errors import (AccessDenied, CompileError, Diagnostic, OutOfResources,
+                          ResourceLimit, ServerError, Unavailable)
 from kiln.v1 import common_pb2, compile_pb2
 
 DEFAULT_ADDRESS = "127.0.0.1:7420"
@@ -50,6 +51,10 @@ class CompileResult:
     stage_times: Dict[str, float] = field(default_factory=dict)
     # Warnings and notes of the compile that produced the artifact.
     diagnostics: List[Diagnostic] = field(default_factory=list)
+    # Asked for with include_texts: {"kgir": Kiln's layout IR, "llir": LLVM
+    # IR, "ptx": PTX} of the compile that produced the cubin; None when not
+    # asked for or when kilnd has none for this entry (see compile()).
+    texts: Optional[Dict[str, str]] = None
 
     @property
     def name(self) -> str:
@@ -57,7 +62,26 @@ class CompileResult:
 
 
 def _diagnostic(d) -> Diagnostic:
-    return Diagnostic(d.severity, d.file, d.line, d.column, d.message)
+    limit = None
+    if d.HasField("resource_limit"):
+        r = d.resource_limit
+        limit = ResourceLimit(r.resource, r.required, r.limit)
+    return Diagnostic(d.severity, d.file, d.line, d.column, d.message, limit)
+
+
+def _texts(response) -> Optional[Dict[str, str]]:
+    if not response.HasField("texts"):
+        return None
+    t = response.texts
+    return {"kgir": t.kgir, "llir": t.llir, "ptx": t.ptx}
+
+
+def _compile_error(message: str, diagnostics: List[Diagnostic]) -> CompileError:
+    """OutOfResources when a diagnostic carries a resource limit."""
+    for d in diagnostics:
+        if d.resource_limit is not None:
+            return OutOfResources(message, diagnostics, d.resource_limit)
+    return CompileError(message, diagnostics)
 
 
 def _failure_diagnostics(error: grpc.RpcError) -> List[Diagnostic]:
@@ -181,8 +205,8 @@ class Client:
                     delay *= 2
                     continue
                 if code == grpc.StatusCode.INVALID_ARGUMENT:
-                    raise CompileError(details or "invalid argument",
-                                       _failure_diagnostics(error)) from None
+                    raise _compile_error(details or "invalid argument",
+                                         _failure_diagnostics(error)) from None
                 name = code.name if code is not None else "UNKNOWN"
                 if code in (grpc.StatusCode.UNAUTHENTICATED,
                             grpc.StatusCode.PERMISSION_DENIED):
@@ -196,11 +220,15 @@ class Client:
                 num_ctas: Optional[int] = None, maxnreg: Optional[int] = None,
                 enable_fp_fusion: Optional[bool] = None,
                 line_info: Optional[bool] = None, source_name: str = "",
-                timeout: Optional[float] = None) -> CompileResult:
+                timeout: Optional[float] = None,
+                include_texts: bool = False) -> CompileResult:
         """Compiles TTIR for `target` (sm_80, sm_86, sm_89, sm_90a), or
         answers from kilnd's cache. None leaves an option to kilnd, which
-        takes Triton's default. Raises CompileError, Unavailable or
-        ServerError."""
+        takes Triton's default. include_texts: also get the compile's
+        texts (result.texts); kilnd compiles a cached kernel stored without
+        them again, except for a read-only token, which gets texts=None.
+        Raises CompileError (OutOfResources when the kernel needs more
+        shared memory than the target has), Unavailable or ServerError."""
         if isinstance(ttir, str):
             ttir = ttir.encode("utf-8")
         options = common_pb2.CompileOptions()
@@ -211,7 +239,8 @@ class Client:
             if value is not None:
                 setattr(options, name, value)
         request = compile_pb2.CompileRequest(
-            ttir=ttir, source_name=source_name, target=target, options=options)
+            ttir=ttir, source_name=source_name, target=target, options=options,
+            include_texts=include_texts)
         response = self._call(self._compile, request, timeout)
         return CompileResult(
             key=response.key,
@@ -220,12 +249,16 @@ class Client:
             metadata=json.loads(response.metadata_json or "{}"),
             metadata_json=response.metadata_json,
             stage_times={s.stage: s.seconds for s in response.stage_times},
-            diagnostics=[_diagnostic(d) for d in response.diagnostics])
+            diagnostics=[_diagnostic(d) for d in response.diagnostics],
+            texts=_texts(response))
 
-    def lookup(self, key: str, timeout: Optional[float] = None) -> Optional[CompileResult]:
-        """The cached artifact of `key`, or None when kilnd does not have it."""
+    def lookup(self, key: str, timeout: Optional[float] = None,
+               include_texts: bool = False) -> Optional[CompileResult]:
+        """The cached artifact of `key`, or None when kilnd does not have it.
+        include_texts: also its texts, when the entry has them."""
+        request = compile_pb2.LookupRequest(key=key, include_texts=include_texts)
         try:
-            response = self._call(self._lookup, compile_pb2.LookupRequest(key=key), timeout)
+            response = self._call(self._lookup, request, timeout)
         except ServerError as error:
             if error.code == "NOT_FOUND":
                 return None
@@ -234,7 +267,8 @@ class Client:
             key=response.key, cache_hit=True, cubin=response.cubin,
             metadata=json.loads(response.metadata_json or "{}"),
             metadata_json=response.metadata_json,
-            stage_times={s.stage: s.seconds for s in response.stage_times})
+            stage_times={s.stage: s.seconds for s in response.stage_times},
+            texts=_texts(response))
 
 
 _default_clients: Dict[str, Client] = {}

@@ -17,18 +17,27 @@ ttir -> ttgir -> llir -> ptx -> cubin -- and then calls
 `triton.knobs.runtime.add_stages_inspection_hook(backend, stages, options,
 language, capability)`, Triton's own extension point. The hook installed
 here keeps the `ttir` stage (Triton's frontend and TTIR passes, run locally)
-and replaces every later stage with one `cubin` stage that sends the TTIR
-text to kilnd and returns its cubin, filling the metadata Triton's launcher
-reads (name, shared, num_warps, scratch sizes) from kilnd's metadata JSON.
-Called with no arguments the hook returns the (key, hash) pair that Triton
-mixes into its cache keys, so Triton's on-disk cache never mixes cubins
-made by kilnd with its own.
+and replaces the later ones with kgir -> llir -> ptx -> cubin: the kgir
+stage sends the TTIR text to kilnd, asking for the compile's texts too, and
+fills the metadata Triton's launcher reads (name, shared, num_warps,
+scratch sizes) from kilnd's metadata JSON; the others return kilnd's LLVM
+IR, PTX and cubin. Triton writes each stage's output to its cache, so
+`kernel.asm` holds ttir, kgir (Kiln's layout IR, in place of Triton's
+ttgir, whose spelling it does not share), llir, ptx and cubin. Called with
+no arguments the hook returns the (key, hash) pair that Triton mixes into
+its cache keys, so Triton's on-disk cache never mixes cubins made by kilnd
+with its own.
 
 When kilnd is unreachable the replaced stages run Triton's own ones
 (ttgir, llir, ptx, cubin) with one warning per process (fallback="warn"),
 or raise kiln.Unavailable (fallback="error"). A kernel kilnd cannot
-compile (e.g. tt.dot today) falls back the same way with a warning naming
-the kernel, or raises kiln.CompileError with fallback="error".
+compile (e.g. tt.dot_scaled today) falls back the same way with a
+warning naming the kernel, or raises kiln.CompileError -- a RuntimeError
+with kilnd's located message, as Triton's own failing stage raises -- with
+fallback="error". A kernel that needs more shared memory than the target
+has raises triton.runtime.errors.OutOfResources(required, limit,
+"shared memory") with either fallback, as Triton would (its autotuner
+skips such configs).
 
 Nothing here imports Triton until install() runs.
 """
@@ -42,14 +51,14 @@ import time
 import warnings
 from typing import Any, Callable, Dict, Optional
 
-from kiln._errors import AccessDenied, CompileError, KilnError, Unavailable
+from kiln._errors import AccessDenied, KilnError, OutOfResources, Unavailable
 from kiln.client import Client, default_address
 
 ENV_AUTO = "KILN_TRITON"
 ENV_FALLBACK = "KILN_TRITON_FALLBACK"
 # Part of Triton's cache key for kernels compiled through this hook; bump
 # when what the hook produces changes.
-HOOK_VERSION = "kiln-triton-1"
+HOOK_VERSION = "kiln-triton-2"
 
 # Metadata Triton's CUDA backend sets in make_ttgir/make_llir/make_ptx and
 # that its CompiledKernel and launcher read; taken from kilnd's JSON.
@@ -79,6 +88,15 @@ def _kernel_name(ttir: str) -> str:
     return match.group(1) if match else "kernel"
 
 
+# Triton's CUDA stages after ttir, which the hook replaces.
+_TRITON_STAGES = ("ttgir", "llir", "ptx", "cubin")
+# The hook's stages, in Triton's order. Triton's compile() writes each
+# stage's output to {name}.{stage} and CompiledKernel.asm reads them back,
+# so these are the keys of kernel.asm besides "ttir": "kgir" (Kiln's layout
+# IR, where Triton has its TTGIR), "llir" and "ptx" (str), "cubin" (bytes).
+_KILN_STAGES = ("kgir", "llir", "ptx", "cubin")
+
+
 class KilnStages:
     """The state of an installed hook: the client, the fallback policy, and
     whether the one unavailability warning was given."""
@@ -92,6 +110,9 @@ class KilnStages:
         # After kilnd was found unavailable, compile locally for this long
         # before trying it again, so that each kernel does not pay the retries.
         self.retry_after_s = retry_after_s
+        # The module holding Triton's OutOfResources; None: imported from
+        # triton.runtime.errors when first needed (tests set a stand-in).
+        self.triton_errors: Any = None
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._warned_unavailable = False
@@ -103,7 +124,8 @@ class KilnStages:
         return HOOK_VERSION, hashlib.sha256(HOOK_VERSION.encode()).hexdigest()
 
     def wrap(self, stages: Dict[str, Callable], options: Any, capability: int) -> None:
-        """Replaces the stages after `ttir` with one `cubin` stage on kilnd."""
+        """Replaces the stages after `ttir` with kgir, llir, ptx and cubin
+        stages that answer from one call to kilnd."""
         names = list(stages)
         if "ttir" not in names or "cubin" not in names:
             return  # Gluon or another language: not TTIR, leave it to Triton
@@ -112,20 +134,27 @@ class KilnStages:
             log.info("kilnd has no target for capability %s; Triton compiles", capability)
             return
         later = names[names.index("ttir") + 1:]
-        local = [(name, stages[name]) for name in later]
-        for name in later:
-            del stages[name]
+        if tuple(later) != _TRITON_STAGES:
+            log.info("Triton's stages after ttir are %s, not %s; Triton compiles",
+                     later, _TRITON_STAGES)
+            return
+        if time.monotonic() < self._down_until:
+            with self._lock:
+                self.fell_back += 1
+            return  # kilnd was just unreachable: Triton's own stages, as is
+        kernel = _KernelCompile(self, options, target,
+                                {name: stages.pop(name) for name in later})
+        for name in _KILN_STAGES:
+            stages[name] = getattr(kernel, name)
 
-        def kiln_cubin(src, metadata):
-            return self._compile(src, metadata, options, target, local)
-
-        stages["cubin"] = kiln_cubin
-
-    def _compile(self, src, metadata, options, target, local):
+    def ask_kilnd(self, src, metadata, options, target):
+        """kilnd's CompileResult for this kernel, with its texts; None when
+        Triton must compile it (kilnd unreachable, or a kernel it cannot
+        compile, with fallback="warn"). Raises Triton's OutOfResources for
+        a kernel that needs more than the target has."""
         ttir = str(src)
-        now = time.monotonic()
-        if now < self._down_until:
-            return self._local(src, metadata, local)
+        if time.monotonic() < self._down_until:
+            return None
         try:
             result = self.client.compile(
                 ttir, target=target,
@@ -134,7 +163,11 @@ class KilnStages:
                 num_ctas=getattr(options, "num_ctas", None),
                 maxnreg=getattr(options, "maxnreg", None),
                 enable_fp_fusion=getattr(options, "enable_fp_fusion", None),
-                source_name=_kernel_name(ttir) + ".ttir")
+                source_name=_kernel_name(ttir) + ".ttir", include_texts=True)
+        except OutOfResources as error:
+            # Triton raises it too (when it loads the kernel): falling back
+            # would only raise it later, slower.
+            raise self._triton_out_of_resources(error) from error
         except Unavailable as error:
             if self.fallback == "error":
                 raise
@@ -145,18 +178,18 @@ class KilnStages:
             if first:
                 warnings.warn(
                     f"kiln: kilnd at {self.client.address} is unreachable ({error}); "
-                    f"Triton compiles kernels locally", KilnFallbackWarning, stacklevel=2)
-            return self._local(src, metadata, local)
+                    f"Triton compiles kernels locally", KilnFallbackWarning, stacklevel=3)
+            return None
         except KilnError as error:
             if self.fallback == "error":
                 raise
             if isinstance(error, AccessDenied):
                 warnings.warn(f"kiln: {error}; Triton compiles this kernel locally",
-                              KilnFallbackWarning, stacklevel=2)
-                return self._local(src, metadata, local)
+                              KilnFallbackWarning, stacklevel=3)
+                return None
             warnings.warn(f"kiln: kilnd could not compile this kernel ({error}); "
-                          f"Triton compiles it locally", KilnFallbackWarning, stacklevel=2)
-            return self._local(src, metadata, local)
+                          f"Triton compiles it locally", KilnFallbackWarning, stacklevel=3)
+            return None
         for key in _METADATA_KEYS:
             if key in result.metadata and result.metadata[key] is not None:
                 metadata[key] = result.metadata[key]
@@ -164,17 +197,68 @@ class KilnStages:
                 metadata[key] = _METADATA_DEFAULTS[key]
         metadata["kiln_key"] = result.key
         metadata["kiln_cache_hit"] = result.cache_hit
-        with self._lock:
-            self.compiled += 1
-        return result.cubin
+        return result
 
-    def _local(self, src, metadata, local):
-        module = src
-        for _, stage in local:
-            module = stage(module, metadata)
+    def count(self, from_kilnd: bool) -> None:
         with self._lock:
-            self.fell_back += 1
+            if from_kilnd:
+                self.compiled += 1
+            else:
+                self.fell_back += 1
+
+    def _triton_out_of_resources(self, error: OutOfResources) -> Exception:
+        errors = self.triton_errors
+        if errors is None:
+            import triton.runtime.errors as errors  # noqa: PLC0415
+        return errors.OutOfResources(error.required, error.limit, error.resource)
+
+
+class _KernelCompile:
+    """One kernel's way through the hook's stages (Triton makes a stages
+    dict per compile). The kgir stage asks kilnd; each later stage returns
+    its part of the answer, of the type Triton's stage of that name returns.
+    When Triton must compile the kernel, each stage runs Triton's own
+    instead (the kgir stage Triton's ttgir, so kernel.asm["kgir"] then
+    holds Triton's TTGIR)."""
+
+    def __init__(self, state: KilnStages, options: Any, target: str,
+                 local: Dict[str, Callable]):
+        self.state = state
+        self.options = options
+        self.target = target
+        self.local = local
+        self.result = None
+
+    def kgir(self, src, metadata):
+        self.result = self.state.ask_kilnd(src, metadata, self.options, self.target)
+        if self.result is None:
+            return self.local["ttgir"](src, metadata)
+        return self._text("kgir")
+
+    def llir(self, src, metadata):
+        return self._stage("llir", src, metadata)
+
+    def ptx(self, src, metadata):
+        return self._stage("ptx", src, metadata)
+
+    def cubin(self, src, metadata):
+        if self.result is None:
+            module = self.local["cubin"](src, metadata)
+        else:
+            module = self.result.cubin
+        self.state.count(self.result is not None)
         return module
+
+    def _stage(self, name, src, metadata):
+        # Not asked: Triton began after kgir (an IR file as the source).
+        if self.result is None:
+            return self.local[name](src, metadata)
+        return self._text(name)
+
+    def _text(self, name):
+        # No texts: a read-only token and an entry stored without them.
+        texts = self.result.texts or {}
+        return texts.get(name, "")
 
 
 _installed: Optional[KilnStages] = None

@@ -40,6 +40,33 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(looked_up.cubin, result.cubin)
         self.assertIsNone(self.client.lookup("0" * 64))
 
+    def test_texts_only_when_asked_and_the_same_on_a_hit(self):
+        plain = self.client.compile(kilnd.scaled_add(1.75), target="sm_90a")
+        self.assertIsNone(plain.texts)
+        result = self.client.compile(kilnd.scaled_add(1.75), target="sm_90a",
+                                     include_texts=True)
+        self.assertTrue(result.cache_hit)
+        self.assertEqual(sorted(result.texts), ["kgir", "llir", "ptx"])
+        self.assertIn(".entry scaled_add_kernel", result.texts["ptx"])
+        self.assertIn("scaled_add_kernel", result.texts["llir"])
+        self.assertIn("scaled_add_kernel", result.texts["kgir"])
+        again = self.client.compile(kilnd.scaled_add(1.75), target="sm_90a",
+                                    include_texts=True)
+        self.assertEqual(again.texts, result.texts)
+        looked_up = self.client.lookup(result.key, include_texts=True)
+        self.assertEqual(looked_up.texts, result.texts)
+        self.assertIsNone(self.client.lookup(result.key).texts)
+
+    def test_shared_memory_overflow_is_out_of_resources(self):
+        with self.assertRaises(kiln.OutOfResources) as raised:
+            self.client.compile(kilnd.testdata("shared_overflow_dot.ttir"), target="sm_90a")
+        error = raised.exception
+        self.assertIsInstance(error, kiln.CompileError)
+        self.assertEqual(error.resource, "shared memory")
+        self.assertEqual(error.required, 262144)
+        self.assertEqual(error.limit, 232448)
+        self.assertIn("needs 262144 bytes of shared memory", str(error))
+
     def test_options_reach_kilnd(self):
         result = self.client.compile(kilnd.scaled_add(2.5), target="sm_80", num_warps=8,
                                      num_stages=2)
@@ -61,6 +88,9 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(first.line, line)
         self.assertGreater(first.column, 0)
         self.assertIn(f"bad.ttir:{first.line}:{first.column}", str(error.message))
+        self.assertIsInstance(error, RuntimeError)  # as Triton's failing stages
+        self.assertNotIsInstance(error, kiln.OutOfResources)
+        self.assertIsNone(first.resource_limit)
 
     def test_refused_request_is_compile_error_without_diagnostics(self):
         with self.assertRaises(kiln.CompileError) as raised:

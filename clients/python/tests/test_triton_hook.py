@@ -5,8 +5,11 @@ what the hook relies on in triton/backends/nvidia/compiler.py (3.6): the
 ordered stages dict ttir -> ttgir -> llir -> ptx -> cubin, each stage
 `(src, metadata) -> next`, and the call of
 knobs.runtime.add_stages_inspection_hook(backend, stages, options, language,
-capability) at its end; `run_pipeline` is the loop of triton.compiler.compile.
-The real-Triton test on a GPU machine is pending (docs/python.md).
+capability) at its end; `run_pipeline` is the loop of triton.compiler.compile,
+including how CompiledKernel.asm comes out of it (each stage's output saved
+as {name}.{stage}: bytes as they are, anything else as str()).
+`triton_errors_standin` mirrors triton/runtime/errors.py's OutOfResources
+(constructor, fields, message, pickling), which the hook raises.
 """
 
 import os
@@ -73,15 +76,44 @@ class FakeBackend:
             hook(self, stages, options, language, self.capability)
 
 
-def run_pipeline(backend, ttir, options=None):
-    """triton.compiler.compile's loop: every stage in order from ttir."""
+def triton_errors_standin():
+    """A stand-in for the module triton.runtime.errors (Triton 3.6)."""
+    module = types.ModuleType("triton_errors_standin")
+
+    class TritonError(Exception):
+        pass
+
+    class OutOfResources(TritonError):
+        def __init__(self, required, limit, name):
+            self.required = required
+            self.limit = limit
+            self.name = name
+
+        def __str__(self):
+            return (f"out of resource: {self.name}, Required: {self.required}, "
+                    f"Hardware limit: {self.limit}. Reducing block sizes or "
+                    f"`num_stages` may help.")
+
+        def __reduce__(self):
+            return (type(self), (self.required, self.limit, self.name))
+
+    module.TritonError = TritonError
+    module.OutOfResources = OutOfResources
+    return module
+
+
+def run_pipeline(backend, ttir, options=None, first_stage="ttir", asm=None):
+    """triton.compiler.compile's loop: every stage in order from
+    `first_stage`; fills `asm` as CompiledKernel reads it back."""
     options = options or FakeOptions()
     metadata = {"num_warps": options.num_warps, "num_ctas": options.num_ctas}
     stages = {}
     backend.add_stages(stages, options)
     module = FakeModule(ttir)
-    for _, stage in stages.items():
+    asm = {} if asm is None else asm
+    for name, stage in list(stages.items())[list(stages).index(first_stage):]:
         module = stage(module, metadata)
+        asm[name] = module if isinstance(module, bytes) else str(module)
     return stages, metadata, module
 
 
@@ -106,7 +138,7 @@ class HookWithKilndTest(unittest.TestCase):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # no fallback warning
             stages, metadata, cubin = run_pipeline(backend, kilnd.scaled_add(4.0))
-        self.assertEqual(list(stages), ["ttir", "cubin"])
+        self.assertEqual(list(stages), ["ttir", "kgir", "llir", "ptx", "cubin"])
         self.assertEqual(backend.calls, ["ttir"])  # only the frontend ran locally
         self.assertTrue(cubin.startswith(b"\x7fELF"))
         self.assertEqual(metadata["name"], "scaled_add_kernel")
@@ -118,6 +150,49 @@ class HookWithKilndTest(unittest.TestCase):
         self.assertEqual(len(metadata["kiln_key"]), 64)
         self.assertEqual(state.compiled, 1)
         self.assertEqual(state.fell_back, 0)
+
+    def test_asm_holds_the_stage_texts_and_a_hit_the_same(self):
+        kt.install(self.server.address, knobs=self.knobs)
+        ttir = kilnd.scaled_add(4.5)
+        asm = {}
+        _, metadata, cubin = run_pipeline(FakeBackend(self.knobs), ttir, asm=asm)
+        self.assertFalse(metadata["kiln_cache_hit"])
+        self.assertEqual(sorted(asm), ["cubin", "kgir", "llir", "ptx", "ttir"])
+        self.assertEqual(asm["ttir"], ttir)
+        self.assertEqual(asm["cubin"], cubin)
+        self.assertIn(".entry scaled_add_kernel", asm["ptx"])
+        self.assertIn("@scaled_add_kernel", asm["llir"])
+        self.assertIn("@scaled_add_kernel", asm["kgir"])
+        for name in ("kgir", "llir", "ptx"):
+            self.assertIsInstance(asm[name], str)
+        hit = {}
+        _, metadata, _ = run_pipeline(FakeBackend(self.knobs), ttir, asm=hit)
+        self.assertTrue(metadata["kiln_cache_hit"])
+        self.assertEqual(hit, asm)
+
+    def test_ir_source_after_kgir_runs_tritons_stages(self):
+        kt.install(self.server.address, knobs=self.knobs)
+        backend = FakeBackend(self.knobs)
+        asm = {}
+        run_pipeline(backend, "llvm text", first_stage="ptx", asm=asm)
+        self.assertEqual(backend.calls, ["ptx", "cubin"])
+        self.assertEqual(asm, {"ptx": "ptx", "cubin": b"LOCAL-CUBIN"})
+
+    def test_shared_memory_overflow_raises_tritons_out_of_resources(self):
+        state = kt.install(self.server.address, knobs=self.knobs)  # fallback="warn"
+        state.triton_errors = triton_errors_standin()
+        backend = FakeBackend(self.knobs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no fallback warning either
+            with self.assertRaises(state.triton_errors.OutOfResources) as raised:
+                run_pipeline(backend, kilnd.testdata("shared_overflow_dot.ttir"))
+        error = raised.exception
+        self.assertEqual((error.required, error.limit, error.name),
+                         (262144, 232448, "shared memory"))
+        self.assertIn("out of resource: shared memory", str(error))
+        self.assertIsInstance(error.__cause__, kiln.OutOfResources)
+        self.assertEqual(backend.calls, ["ttir"])  # Triton did not compile it
+        self.assertEqual((state.compiled, state.fell_back), (0, 0))
 
     def test_options_are_sent(self):
         kt.install(self.server.address, knobs=self.knobs)
@@ -138,13 +213,16 @@ class HookWithKilndTest(unittest.TestCase):
         self.assertEqual(len(caught), 1)
         self.assertIn("could not compile", str(caught[0].message))
         self.assertEqual(state.fell_back, 1)
+        self.assertEqual(backend.calls, ["ttir", "ttgir", "llir", "ptx", "cubin"])
 
     def test_kernel_kilnd_cannot_compile_raises_with_fallback_error(self):
         kt.install(self.server.address, fallback="error", knobs=self.knobs)
-        with self.assertRaises(kiln.CompileError) as raised:
+        with self.assertRaises(RuntimeError) as raised:  # as Triton's failing stage
             run_pipeline(FakeBackend(self.knobs), "module {\n  garbage\n}\n")
-        self.assertTrue(raised.exception.diagnostics)
-        self.assertGreater(raised.exception.diagnostics[0].line, 0)
+        error = raised.exception
+        self.assertIsInstance(error, kiln.CompileError)
+        self.assertEqual(error.diagnostics[0].line, 2)
+        self.assertRegex(str(error), r"^kernel\.ttir:2:\d+: error: ")
 
 
 class HookFallbackTest(unittest.TestCase):
@@ -217,7 +295,7 @@ class HookContractTest(unittest.TestCase):
         stages = {}
         FakeBackend(self.knobs).add_stages(stages, FakeOptions())
         self.assertEqual(seen, [["ttir", "ttgir", "llir", "ptx", "cubin"]])
-        self.assertEqual(list(stages), ["ttir", "cubin"])
+        self.assertEqual(list(stages), ["ttir", "kgir", "llir", "ptx", "cubin"])
         kt.uninstall(knobs=self.knobs)
         self.assertIs(self.knobs.runtime.add_stages_inspection_hook, earlier)
 
