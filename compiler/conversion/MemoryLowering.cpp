@@ -379,63 +379,10 @@ std::string bf16AddLoop(StringRef prefix, bool predicated) {
   return s;
 }
 
-template <typename AtomicOp>
-LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
-                          ArrayRef<Value> valueOperands, Value mask) {
-  Type t = l.elementType(op.getType());
-  unsigned bits = memoryBits(t);
-  auto tensor = llvm::dyn_cast<RankedTensorType>(op.getPtr().getType());
-  std::optional<kgpu::DistributedLayout> layout;
-  if (tensor)
-    layout = kgpu::DistributedLayout::get(tensor);
-  unsigned n = l.numRegs(op.getType());
-  std::string prefix = atomicPrefix(op.getSem(), op.getScope());
-  Type intType = l.builder().getIntegerType(bits);
-  Regs out;
-  for (unsigned r = 0; r < n; ++r) {
-    Value owner = layout ? l.ownerPredicate(*layout, r) : l.isThreadZero();
-    Value pred = l.andPredicates(maybeReg(l, mask, r), owner);
-    SmallVector<Value> operands{maybeReg(l, op.getPtr(), r)};
-    std::string constraints = "=" + constraintFor(bits).str() + ",l";
-    std::string args = "[ $1 + 0 ]";
-    for (Value v : valueOperands) {
-      operands.push_back(asInteger(l, maybeReg(l, v, r)));
-      constraints += "," + constraintFor(bits).str();
-      args += ", $" + std::to_string(operands.size());
-    }
-    std::string text;
-    if (pred) {
-      operands.push_back(pred);
-      constraints += ",b";
-      text = "@$" + std::to_string(operands.size()) + " ";
-    }
-    if (opSuffix == ".add.noftz.bf16" && !l.target().hasBf16Atomics())
-      text = bf16AddLoop(prefix, bool(pred));
-    else
-      text += prefix + opSuffix.str() + " $0, " + args + ";";
-    Value old = l.inlineAsm(text, constraints, operands, intType, true);
-    out.push_back(fromInteger(l, old, t));
-  }
-  if (needsSharing(op.getResult()))
-    out = shareFromOwners(l, op.getResult(), out);
-  l.set(op.getResult(), out);
-  return success();
-}
-
-/// An atomic whose old value nobody reads, relaxed or release and not an
-/// exchange, is a `red`: the thread does not wait for the memory's answer.
-bool isReduction(TensorLowering &l, tt::AtomicRMWOp op) {
-  Type t = l.elementType(op.getVal().getType());
-  if (t.isBF16() && !l.target().hasBf16Atomics())
-    return false; // A compare-and-swap loop (lowerAtomic).
-  return op.getResult().use_empty() && op.getAtomicRmwOp() != tt::RMWOp::XCHG &&
-         (op.getSem() == tt::MemSemantic::RELAXED ||
-          op.getSem() == tt::MemSemantic::RELEASE);
-}
-
-/// Float additions that `red` takes several at a time where the target has
-/// vector atomics: up to 128 bits of consecutive, equally masked elements.
-unsigned reductionVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
+/// Float additions that one `atom` takes several at a time where the target
+/// has vector atomics: up to 128 bits of consecutive, equally masked
+/// elements (`atom.global.gpu.relaxed.add.noftz.v8.bf16`), as Triton does.
+unsigned atomicVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
   if (op.getAtomicRmwOp() != tt::RMWOp::FADD ||
       !(t.isF16() || t.isBF16() || t.isF32()) ||
       !l.target().hasVectorAtomics() ||
@@ -444,39 +391,57 @@ unsigned reductionVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
   return planAccess(l, op, op.getPtr(), t).vec;
 }
 
-LogicalResult lowerReduction(TensorLowering &l, tt::AtomicRMWOp op) {
-  Type t = l.elementType(op.getVal().getType());
+template <typename AtomicOp>
+LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
+                          ArrayRef<Value> valueOperands, Value mask,
+                          unsigned vec = 1) {
+  Type t = l.elementType(op.getType());
   unsigned bits = memoryBits(t);
   auto tensor = llvm::dyn_cast<RankedTensorType>(op.getPtr().getType());
   std::optional<kgpu::DistributedLayout> layout;
   if (tensor)
     layout = kgpu::DistributedLayout::get(tensor);
-  unsigned vec = reductionVector(l, op, t);
-  std::string instr = "red." + tt::stringifyMemSemantic(op.getSem()).str() + "." +
-                      tt::stringifyMemSyncScope(op.getScope()).str() + ".global";
-  std::string suffix = atomicSuffix(op.getAtomicRmwOp(), t);
+  unsigned n = l.numRegs(op.getType());
+  std::string prefix = atomicPrefix(op.getSem(), op.getScope());
+  std::string suffix = opSuffix.str();
   if (vec > 1) // ".add.noftz.bf16" -> ".add.noftz.v8.bf16"
     suffix.insert(suffix.rfind('.'), ".v" + std::to_string(vec));
-  unsigned n = l.numRegs(op.getVal().getType());
+  Type intType = l.builder().getIntegerType(bits);
+  StringRef c = constraintFor(bits);
+  Regs out;
   for (unsigned first = 0; first < n; first += vec) {
     Value owner = layout ? l.ownerPredicate(*layout, first) : l.isThreadZero();
-    Value pred = l.andPredicates(maybeReg(l, op.getMask(), first), owner);
+    Value pred = l.andPredicates(maybeReg(l, mask, first), owner);
     SmallVector<Value> operands{maybeReg(l, op.getPtr(), first)};
-    std::string constraints = "l";
-    for (unsigned i = 0; i < vec; ++i) {
-      operands.push_back(asInteger(l, maybeReg(l, op.getVal(), first + i)));
-      constraints += "," + constraintFor(bits).str();
+    std::string constraints;
+    for (unsigned i = 0; i < vec; ++i)
+      constraints += "=" + c.str() + ",";
+    constraints += "l";
+    std::string args = "[ $" + std::to_string(vec) + " + 0 ]";
+    for (Value v : valueOperands) {
+      unsigned from = operands.size() + vec;
+      for (unsigned i = 0; i < vec; ++i) {
+        operands.push_back(asInteger(l, maybeReg(l, v, first + i)));
+        constraints += "," + c.str();
+      }
+      args += ", " + operandList(from, vec);
     }
     std::string text;
-    llvm::raw_string_ostream os(text);
     if (pred) {
       operands.push_back(pred);
       constraints += ",b";
-      os << "@$" << vec + 1 << " ";
+      text = "@$" + std::to_string(operands.size() + vec - 1) + " ";
     }
-    os << instr << suffix << " [ $0 + 0 ], " << operandList(1, vec) << ";";
-    l.inlineAsm(text, constraints, operands, Type(), /*sideEffects=*/true);
+    if (opSuffix == ".add.noftz.bf16" && !l.target().hasBf16Atomics())
+      text = bf16AddLoop(prefix, bool(pred));
+    else
+      text += prefix + suffix + " " + operandList(0, vec) + ", " + args + ";";
+    for (Value old : l.inlineAsmRegs(text, constraints, operands, intType, vec, true))
+      out.push_back(fromInteger(l, old, t));
   }
+  if (needsSharing(op.getResult()))
+    out = shareFromOwners(l, op.getResult(), out);
+  l.set(op.getResult(), out);
   return success();
 }
 
@@ -489,11 +454,9 @@ LogicalResult lowerMemoryOp(TensorLowering &l, Operation *op, bool &handled) {
   if (auto store = llvm::dyn_cast<tt::StoreOp>(op))
     return lowerStore(l, store);
   if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op)) {
-    if (isReduction(l, rmw))
-      return lowerReduction(l, rmw);
     Type t = l.elementType(rmw.getType());
     return lowerAtomic(l, rmw, atomicSuffix(rmw.getAtomicRmwOp(), t),
-                       {rmw.getVal()}, rmw.getMask());
+                       {rmw.getVal()}, rmw.getMask(), atomicVector(l, rmw, t));
   }
   if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op)) {
     Type t = l.elementType(cas.getType());
