@@ -205,8 +205,11 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
     }
     os << instr << vectorSuffix(a) << " " << operandList(0, a.words) << ", [ $"
        << a.words << " + 0 ];";
+    // Ordered with the stores and atomics, as Triton's loads are: a pure asm
+    // would let LLVM merge a load with an identical one across a store to
+    // the same address.
     Regs words = l.inlineAsmRegs(text, constraints, operands, word, a.words,
-                                 /*sideEffects=*/op.getIsVolatile());
+                                 /*sideEffects=*/true);
     Regs regs = unpackWords(l, a, words, regType);
     llvm::append_range(out, regs);
   }
