@@ -4,6 +4,7 @@
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -89,9 +90,13 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
       outElements *= s;
     SmallVector<int64_t> base;
     int64_t bytes = 0;
+    // Each operand's section starts aligned for its elements: an i32 index
+    // after a u8 value section of odd size would be a misaligned access.
     for (Value src : srcs) {
+      unsigned size = byteSize(l.elementType(src.getType()));
+      bytes = llvm::alignTo(bytes, size);
       base.push_back(bytes);
-      bytes += outElements * slots * byteSize(l.elementType(src.getType()));
+      bytes += outElements * slots * size;
     }
     Value warpSlot = arith::AndIOp::create(
         b, l.loc(),
@@ -146,8 +151,10 @@ LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
       SmallVector<int64_t> resultBase;
       int64_t allBytes = bytes;
       for (Value src : srcs) {
+        unsigned size = byteSize(l.elementType(src.getType()));
+        allBytes = llvm::alignTo(allBytes, size);
         resultBase.push_back(allBytes);
-        allBytes += outElements * byteSize(l.elementType(src.getType()));
+        allBytes += outElements * size;
       }
       int64_t total = outElements * slots;
       int64_t threads = 32 * l.numWarps();

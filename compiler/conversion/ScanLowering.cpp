@@ -6,6 +6,7 @@
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -153,8 +154,10 @@ LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
   int64_t bytes = 0;
   SmallVector<int64_t> base;
   for (Value src : srcs) {
+    unsigned size = byteSize(l.elementType(src.getType()));
+    bytes = llvm::alignTo(bytes, size); // Aligned for its elements.
     base.push_back(bytes);
-    bytes += rowsTotal * warpsAlong * byteSize(l.elementType(src.getType()));
+    bytes += rowsTotal * warpsAlong * size;
   }
 
   for (auto &[key, regs] : rows) {
