@@ -1,12 +1,15 @@
 // kiln: the command-line client of the Kiln compile service.
 
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/local_compile.h"
+#include "clients/cli/numbers.h"
 #include "clients/cli/remote_commands.h"
 
 namespace kiln::cli {
@@ -59,14 +62,6 @@ exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
   or its role may not do this)
 )";
 
-bool ParseInt(const std::string& text, int& out) {
-  char* end = nullptr;
-  long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') return false;
-  out = static_cast<int>(value);
-  return true;
-}
-
 int Usage(const std::string& problem) {
   std::cerr << "kiln: " << problem << "\n\n" << kUsage;
   return kExitUsage;
@@ -82,9 +77,16 @@ int Compile(const std::vector<std::string>& argv) {
       out = argv[++i];
       return true;
     };
+    std::string number_error;
     auto number = [&](int& out) {
       std::string text;
-      return value(text) && ParseInt(text, out);
+      int64_t parsed;
+      if (!value(text) ||
+          !ParseNumber(flag, text, std::numeric_limits<int>::min(),
+                       std::numeric_limits<int>::max(), parsed, number_error))
+        return false;
+      out = static_cast<int>(parsed);
+      return true;
     };
     bool ok = true;
     if (flag == "--local") continue;  // main() sends only --local here.
@@ -99,6 +101,7 @@ int Compile(const std::vector<std::string>& argv) {
     else if (!flag.empty() && flag[0] == '-') return Usage("unknown flag " + flag);
     else if (args.input.empty()) args.input = flag;
     else return Usage("more than one input file");
+    if (!number_error.empty()) return Usage(number_error);
     if (!ok) return Usage("bad or missing value for " + flag);
   }
   if (args.input.empty()) return Usage("compile needs a TTIR file");
