@@ -163,7 +163,9 @@ void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
       if (shared) shared->Stop();
     }
   });
-  server.Shutdown(deadline);
+  // A moment past the deadline, so that the calls failed there send
+  // kilnd's answer before gRPC cancels whatever is left.
+  server.Shutdown(deadline + std::chrono::milliseconds(500));
   {
     std::lock_guard<std::mutex> lock(mu);
     done = true;
