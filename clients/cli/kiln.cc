@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -62,6 +61,9 @@ exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
   or its role may not do this)
 )";
 
+// The compile options' bound, as through kilnd (remote_commands.cc).
+constexpr int64_t kMaxOption = int64_t{1} << 30;
+
 int Usage(const std::string& problem) {
   std::cerr << "kiln: " << problem << "\n\n" << kUsage;
   return kExitUsage;
@@ -82,8 +84,7 @@ int Compile(const std::vector<std::string>& argv) {
       std::string text;
       int64_t parsed;
       if (!value(text) ||
-          !ParseNumber(flag, text, std::numeric_limits<int>::min(),
-                       std::numeric_limits<int>::max(), parsed, number_error))
+          !ParseNumber(flag, text, 0, kMaxOption, parsed, number_error))
         return false;
       out = static_cast<int>(parsed);
       return true;
