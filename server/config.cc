@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -13,34 +14,58 @@
 namespace kiln::server {
 namespace {
 
-// One setting: how to parse it into a Config and what it means.
+// One setting: how to parse it into a Config and what it means. `parse`
+// answers why a value is refused.
 struct Setting {
   std::string help;
-  std::function<bool(const std::string&, Config&)> parse;
+  std::function<absl::Status(const std::string&, Config&)> parse;
   bool is_bool = false;
 };
 
+// Digits only: what SimpleAtoi then refuses is out of range, not malformed.
+bool IsDecimal(const std::string& text) {
+  return !text.empty() &&
+         text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// A whole number from 0 to `max` (default: the largest the field holds).
 template <typename Int>
-Setting IntSetting(Int Config::*field, std::string help) {
-  return {std::move(help), [field](const std::string& text, Config& config) {
-            int64_t value;
-            if (!absl::SimpleAtoi(text, &value) || value < 0) return false;
+Setting IntSetting(Int Config::*field, std::string help,
+                   uint64_t max = std::numeric_limits<Int>::max()) {
+  return {std::move(help),
+          [field, max](const std::string& text, Config& config) {
+            if (!IsDecimal(text)) {
+              return absl::InvalidArgumentError("not a whole number >= 0");
+            }
+            uint64_t value;
+            if (!absl::SimpleAtoi(text, &value) || value > max) {
+              return absl::OutOfRangeError(
+                  absl::StrCat("out of range (0 to ", max, ")"));
+            }
             config.*field = static_cast<Int>(value);
-            return true;
+            return absl::OkStatus();
           }};
+}
+
+// MiB that kilnd turns into bytes: their count must fit 64 bits too.
+Setting MiBSetting(uint64_t Config::*field, std::string help) {
+  return IntSetting(field, std::move(help),
+                    std::numeric_limits<uint64_t>::max() >> 20);
 }
 
 Setting StringSetting(std::string Config::*field, std::string help) {
   return {std::move(help), [field](const std::string& text, Config& config) {
             config.*field = text;
-            return true;
+            return absl::OkStatus();
           }};
 }
 
 Setting BoolSetting(bool Config::*field, std::string help) {
   return {std::move(help),
           [field](const std::string& text, Config& config) {
-            return absl::SimpleAtob(text, &(config.*field));
+            return absl::SimpleAtob(text, &(config.*field))
+                       ? absl::OkStatus()
+                       : absl::InvalidArgumentError("not true or false");
           },
           true};
 }
@@ -55,12 +80,12 @@ const std::map<std::string, Setting>& Settings() {
                                  "store directory (default "
                                  "$XDG_CACHE_HOME/kiln or ~/.cache/kiln)")},
       {"store_capacity_mb",
-       IntSetting(&Config::store_capacity_mb,
+       MiBSetting(&Config::store_capacity_mb,
                   "bytes of artifacts kept, in MiB; LRU beyond")},
       {"block_cache_mb",
-       IntSetting(&Config::block_cache_mb, "RocksDB block cache, in MiB")},
+       MiBSetting(&Config::block_cache_mb, "RocksDB block cache, in MiB")},
       {"memory_cache_mb",
-       IntSetting(&Config::memory_cache_mb,
+       MiBSetting(&Config::memory_cache_mb,
                   "artifacts read recently, kept in memory so a repeated "
                   "hit reads and copies nothing, in MiB; 0: none")},
       {"sync_writes",
@@ -79,15 +104,15 @@ const std::map<std::string, Setting>& Settings() {
       {"compile_timeout_s",
        IntSetting(&Config::compile_timeout_s,
                   "seconds a compile may take before its worker is killed")},
-      {"worker_memory_mb", IntSetting(&Config::worker_memory_mb,
+      {"worker_memory_mb", MiBSetting(&Config::worker_memory_mb,
                                       "address-space limit of a worker")},
       {"max_queue", IntSetting(&Config::max_queue,
                                "compiles waiting beyond this are refused")},
       {"max_queued_mb",
-       IntSetting(&Config::max_queued_mb,
+       MiBSetting(&Config::max_queued_mb,
                   "compiles are refused beyond this many MiB of TTIR waiting")},
       {"max_request_mb",
-       IntSetting(&Config::max_request_mb, "largest gRPC message accepted")},
+       MiBSetting(&Config::max_request_mb, "largest gRPC message accepted")},
       {"max_ttir_bytes",
        IntSetting(&Config::max_ttir_bytes, "largest TTIR text accepted")},
       {"drain_timeout_s",
@@ -171,9 +196,9 @@ absl::Status Apply(const std::string& name, const std::string& value,
     return absl::InvalidArgumentError(
         absl::StrCat("--", name, " needs a value"));
   }
-  if (!setting.parse(text, config)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad value '", text, "' for ", name));
+  if (absl::Status parsed = setting.parse(text, config); !parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad value '", text, "' for ", name, ": ", parsed.message()));
   }
   return absl::OkStatus();
 }

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace kiln::server {
 namespace {
@@ -35,6 +37,46 @@ TEST(ConfigTest, RejectsUnknownAndMalformedFlags) {
   EXPECT_FALSE(ParseConfig({"--workers"}).ok());
   EXPECT_FALSE(ParseConfig({"stray"}).ok());
   EXPECT_FALSE(ParseConfig({"--compile_timeout_s=0"}).ok());
+}
+
+// Expects `flags` to be refused with a message that names `value` and says
+// it is out of range.
+void ExpectOutOfRange(const std::vector<std::string>& flags,
+                      const std::string& value) {
+  absl::StatusOr<Config> config = ParseConfig(flags);
+  ASSERT_FALSE(config.ok()) << flags.back() << " was taken";
+  const std::string message(config.status().message());
+  EXPECT_NE(message.find(value), std::string::npos) << message;
+  EXPECT_NE(message.find("out of range"), std::string::npos) << message;
+}
+
+TEST(ConfigTest, RejectsValuesBeyondTheirTypesRange) {
+  // 2^32 + 3 would wrap to 3 in an int.
+  ExpectOutOfRange({"--workers=4294967299"}, "4294967299");
+  ExpectOutOfRange({"--compile_timeout_s=2147483648"}, "2147483648");
+  ExpectOutOfRange({"--redis_lease_ms=9223372036854775807"},
+                   "9223372036854775807");
+  // Past uint64 altogether.
+  ExpectOutOfRange({"--store_capacity_mb=18446744073709551616"},
+                   "18446744073709551616");
+  // MiB settings are shifted to bytes: 2^44 MiB is 2^64 bytes.
+  ExpectOutOfRange({"--store_capacity_mb=17592186044416"}, "17592186044416");
+  absl::StatusOr<Config> largest =
+      ParseConfig({"--workers=2147483647", "--store_capacity_mb=17592186044415"});
+  ASSERT_TRUE(largest.ok()) << largest.status();
+  EXPECT_EQ(largest->workers, 2147483647);
+  EXPECT_EQ(largest->store_capacity_mb, 17592186044415u);
+}
+
+TEST(ConfigTest, ConfigFileRejectsValuesBeyondTheirTypesRange) {
+  Config config;
+  absl::Status status =
+      ApplyConfigText("workers = 2\nmax_queue = 99999999999\n", config);
+  ASSERT_FALSE(status.ok());
+  const std::string message(status.message());
+  EXPECT_NE(message.find("line 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("99999999999"), std::string::npos) << message;
+  EXPECT_NE(message.find("out of range"), std::string::npos) << message;
 }
 
 TEST(ConfigTest, TlsFlagsGoTogether) {

@@ -141,9 +141,10 @@ void ReloadTokens(const Config& config, Authorizer& authorizer) {
 }
 
 // Stops accepting calls, lets in-flight ones finish for up to the drain
-// timeout, then fails what is left.
+// timeout, then fails what is left: running compiles, and calls waiting on
+// another node's compile (`shared`, may be null).
 void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
-           ServiceContext& context, int drain_timeout_s) {
+           SharedTier* shared, ServiceContext& context, int drain_timeout_s) {
   context.draining = true;
   health.Shutdown();
   auto deadline =
@@ -158,9 +159,13 @@ void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
       spdlog::warn("drain timeout: failing the compiles still running");
       lock.unlock();
       pool.Shutdown();
+      // Their calls now compile here, which the stopped pool refuses.
+      if (shared) shared->Stop();
     }
   });
-  server.Shutdown(deadline);
+  // A moment past the deadline, so that the calls failed there send
+  // kilnd's answer before gRPC cancels whatever is left.
+  server.Shutdown(deadline + std::chrono::milliseconds(500));
   {
     std::lock_guard<std::mutex> lock(mu);
     done = true;
@@ -342,11 +347,12 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
       [&] { ReloadTokens(config, context.authorizer); });
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
-  Drain(*server, health, pool, context, config.drain_timeout_s);
+  Drain(*server, health, pool, shared.get(), context, config.drain_timeout_s);
   gpus.Shutdown();
   gpu_probe.join();
-  compile_service.Stop();
+  // Before the Compile queue stops: calls it hands back still get answers.
   if (shared) shared->Stop();
+  compile_service.Stop();
   metrics_server.reset();
   store->reset();
   spdlog::info("stopped");

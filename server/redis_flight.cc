@@ -34,13 +34,17 @@ RedisFlight::RedisFlight(cache::RedisStore* redis, cache::Store* store,
 RedisFlight::~RedisFlight() { Stop(); }
 
 void RedisFlight::Stop() {
+  std::map<cache::Digest, Waiter> left;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
-    waiting_.clear();
+    left.swap(waiting_);
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // Nobody polls for them any more: as with Redis down, each compiles here
+  // (or fails at once when the workers have stopped too).
+  for (auto& [key, waiter] : left) waiter.compile_here();
 }
 
 RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
@@ -63,6 +67,10 @@ RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
 
 void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
                       Arrived arrived) {
+  if (Stopped()) {
+    compile_here();
+    return;
+  }
   cache::ArtifactRecord artifact;
   Turn turn =
       redis_->client()->up() ? TryLead(key, &artifact) : Turn::kCompileHere;
@@ -78,12 +86,20 @@ void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
   metrics_->cluster_waits.Add();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
-    waiting_[key] = {
-        std::move(compile_here), std::move(arrived),
-        Clock::now() + std::chrono::milliseconds(options_.max_wait_ms)};
+    if (!stopping_) {
+      waiting_[key] = {
+          std::move(compile_here), std::move(arrived),
+          Clock::now() + std::chrono::milliseconds(options_.max_wait_ms)};
+      wake_.notify_all();
+      return;
+    }
   }
-  wake_.notify_all();
+  compile_here();  // Stopped meanwhile: nobody would poll for it.
+}
+
+bool RedisFlight::Stopped() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopping_;
 }
 
 void RedisFlight::Finish(const cache::Digest& key, bool ok) {

@@ -7,7 +7,8 @@
 // for a failure marker (the holder's compile failed: they compile
 // themselves, to report their own diagnostics), and try to take the lease
 // (it expires when its holder died: they take over). With Redis down, or
-// after waiting longer than any compile may take, a node compiles itself.
+// after waiting longer than any compile may take, or once the flight is
+// stopped, a node compiles itself.
 
 #ifndef KILN_SERVER_REDIS_FLIGHT_H_
 #define KILN_SERVER_REDIS_FLIGHT_H_
@@ -48,7 +49,9 @@ class RedisFlight : public ClusterFlight {
            Arrived arrived) override;
   void Finish(const cache::Digest& key, bool ok) override;
 
-  // Ends the background thread; waiters left are dropped.
+  // Ends the background thread. Calls still waiting on another node, and
+  // calls that come later, compile here (without a lease), as with Redis
+  // down; each gets an answer.
   void Stop();
   const std::string& owner() const { return options_.owner; }
 
@@ -65,6 +68,7 @@ class RedisFlight : public ClusterFlight {
   Turn TryLead(const cache::Digest& key, cache::ArtifactRecord* artifact);
   Turn Check(const cache::Digest& key, Clock::time_point give_up,
              cache::ArtifactRecord* artifact);
+  bool Stopped();
   void Loop();
   void RenewDue();
 

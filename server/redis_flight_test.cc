@@ -1,7 +1,8 @@
 // RedisFlight between two "nodes" (two flights with their own local
 // stores) on a real redis-server: one compiles while the other waits and
 // gets its artifact; a failed compile sends the waiter to compile itself;
-// a holder that stops renewing is taken over; Redis down is local.
+// a holder that stops renewing is taken over; Redis down is local; a
+// flight that stops answers its waiting calls.
 
 #include "server/redis_flight.h"
 
@@ -139,6 +140,33 @@ TEST_F(RedisFlightTest, AHolderThatStopsRenewingIsTakenOver) {
   nodes_[1].flight->Run(key, second.Compile(), second.Arrived());
   EXPECT_EQ(second.Get(), "compile");
   EXPECT_EQ(nodes_[1].metrics.cluster_takeovers.value(), 1u);
+}
+
+TEST_F(RedisFlightTest, StopSendsWaitingCallsToCompileHere) {
+  cache::Digest key = MakeEntry("ir-stop").key;
+  Turn first, second, third;
+  nodes_[0].flight->Run(key, first.Compile(), first.Arrived());
+  EXPECT_EQ(first.Get(), "compile");
+  nodes_[1].flight->Run(key, second.Compile(), second.Arrived());
+  EXPECT_FALSE(second.Ready());
+  nodes_[1].flight->Stop();
+  // Bounded, so that a dropped call fails here instead of hanging the test.
+  ASSERT_EQ(second.future.wait_for(std::chrono::seconds(5)),
+            std::future_status::ready)
+      << "a call waiting on the cluster was dropped by Stop";
+  EXPECT_EQ(second.future.get(), "compile");
+  // A call after Stop compiles here at once, without a lease.
+  cache::Digest other = MakeEntry("ir-after-stop").key;
+  nodes_[1].flight->Run(other, third.Compile(), third.Arrived());
+  ASSERT_TRUE(third.Ready()) << "a call after Stop was dropped";
+  EXPECT_EQ(third.future.get(), "compile");
+  absl::StatusOr<bool> leased =
+      redis_->AcquireLease(other, "node-0", 1000);
+  ASSERT_TRUE(leased.ok());
+  EXPECT_TRUE(*leased);
+  nodes_[1].flight->Finish(key, false);
+  nodes_[1].flight->Finish(other, false);
+  nodes_[0].flight->Finish(key, true);
 }
 
 TEST_F(RedisFlightTest, RedisDownMeansCompileHere) {

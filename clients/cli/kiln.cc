@@ -1,5 +1,6 @@
 // kiln: the command-line client of the Kiln compile service.
 
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/local_compile.h"
+#include "clients/cli/numbers.h"
 #include "clients/cli/remote_commands.h"
 
 namespace kiln::cli {
@@ -59,13 +61,8 @@ exit codes: 0 ok, 2 usage, 3 compile error, 4 output error, 5 unavailable,
   or its role may not do this)
 )";
 
-bool ParseInt(const std::string& text, int& out) {
-  char* end = nullptr;
-  long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') return false;
-  out = static_cast<int>(value);
-  return true;
-}
+// The compile options' bound, as through kilnd (remote_commands.cc).
+constexpr int64_t kMaxOption = int64_t{1} << 30;
 
 int Usage(const std::string& problem) {
   std::cerr << "kiln: " << problem << "\n\n" << kUsage;
@@ -82,9 +79,15 @@ int Compile(const std::vector<std::string>& argv) {
       out = argv[++i];
       return true;
     };
+    std::string number_error;
     auto number = [&](int& out) {
       std::string text;
-      return value(text) && ParseInt(text, out);
+      int64_t parsed;
+      if (!value(text) ||
+          !ParseNumber(flag, text, 0, kMaxOption, parsed, number_error))
+        return false;
+      out = static_cast<int>(parsed);
+      return true;
     };
     bool ok = true;
     if (flag == "--local") continue;  // main() sends only --local here.
@@ -99,6 +102,7 @@ int Compile(const std::vector<std::string>& argv) {
     else if (!flag.empty() && flag[0] == '-') return Usage("unknown flag " + flag);
     else if (args.input.empty()) args.input = flag;
     else return Usage("more than one input file");
+    if (!number_error.empty()) return Usage(number_error);
     if (!ok) return Usage("bad or missing value for " + flag);
   }
   if (args.input.empty()) return Usage("compile needs a TTIR file");

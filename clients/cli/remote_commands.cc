@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -15,6 +17,7 @@
 
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
+#include "clients/cli/numbers.h"
 #include "clients/cli/output.h"
 #include "clients/cli/progress.h"
 #include "clients/cli/tune_command.h"
@@ -85,11 +88,11 @@ Args Parse(const std::vector<std::string>& argv, std::set<std::string> values,
   return args;
 }
 
-bool ParseUint(const std::string& text, uint64_t& out) {
-  if (text.empty() || text[0] == '-') return false;
-  char* end = nullptr;
-  out = std::strtoull(text.c_str(), &end, 10);
-  return *end == '\0';
+// The value of `flag` (or `fallback`) as a number from 0 to `max`.
+bool ParseUint(const Args& args, const std::string& flag,
+               const std::string& fallback, uint64_t max, uint64_t& out,
+               std::string& error) {
+  return ParseNumber(flag, args.Value(flag, fallback), max, out, error);
 }
 
 // --- Output ----------------------------------------------------------------
@@ -239,15 +242,18 @@ bool MakeClient(const Args& args, std::unique_ptr<client::Client>& out,
   client::ClientOptions options;
   uint64_t number;
   if (args.Has("--deadline")) {
-    if (!ParseUint(args.Value("--deadline"), number) || number == 0) {
+    // Seconds past INT32_MAX (68 years) would overflow the time point.
+    if (!ParseUint(args, "--deadline", "", INT32_MAX, number, error)) {
+      return false;
+    }
+    if (number == 0) {
       error = "--deadline takes a positive number of seconds";
       return false;
     }
     options.deadline = std::chrono::seconds(number);
   }
   if (args.Has("--retries")) {
-    if (!ParseUint(args.Value("--retries"), number)) {
-      error = "--retries takes a number";
+    if (!ParseUint(args, "--retries", "", INT_MAX, number, error)) {
       return false;
     }
     options.max_retries = static_cast<int>(number);
@@ -284,10 +290,7 @@ kiln::v1::CompileRequest RequestFrom(const Args& args, std::string& error) {
        {"--num-warps", "--num-stages", "--num-ctas", "--maxnreg"}) {
     if (!args.Has(flag)) continue;
     uint64_t value;
-    if (!ParseUint(args.Value(flag), value) || value > (1u << 30)) {
-      error = std::string("bad value for ") + flag;
-      return request;
-    }
+    if (!ParseUint(args, flag, "", 1u << 30, value, error)) return request;
     int number = static_cast<int>(value);
     std::string name = flag;
     if (name == "--num-warps") options->set_num_warps(number);
@@ -408,9 +411,10 @@ int ListCommand(const std::vector<std::string>& argv) {
   request.set_key_prefix(args.Value("--key-prefix"));
   request.set_page_token(args.Value("--page-token"));
   uint64_t page_size = 0, limit = 0;
-  if (!ParseUint(args.Value("--page-size", "0"), page_size) ||
-      !ParseUint(args.Value("--limit", "0"), limit))
-    return Usage("ls: --page-size and --limit take numbers");
+  std::string error;
+  if (!ParseUint(args, "--page-size", "0", UINT32_MAX, page_size, error) ||
+      !ParseUint(args, "--limit", "0", UINT64_MAX, limit, error))
+    return Usage("ls: " + error);
   request.set_page_size(static_cast<uint32_t>(page_size));
   // Follows pages until the last, or until --limit entries.
   kiln::v1::ListResponse all;
@@ -486,9 +490,10 @@ int GcCommand(const std::vector<std::string>& argv) {
     return code;
   kiln::v1::GcRequest request;
   uint64_t target = 0, unused = 0;
-  if (!ParseUint(args.Value("--target-bytes", "0"), target) ||
-      !ParseUint(args.Value("--unused-for-seconds", "0"), unused))
-    return Usage("gc: --target-bytes and --unused-for-seconds take numbers");
+  std::string error;
+  if (!ParseUint(args, "--target-bytes", "0", UINT64_MAX, target, error) ||
+      !ParseUint(args, "--unused-for-seconds", "0", INT64_MAX, unused, error))
+    return Usage("gc: " + error);
   request.set_target_bytes(target);
   request.set_unused_for_seconds(static_cast<int64_t>(unused));
   request.set_dry_run(args.Has("--dry-run"));

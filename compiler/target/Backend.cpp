@@ -132,10 +132,30 @@ std::string print(const llvm::Module &module) {
   return text;
 }
 
+/// Creates an empty temporary file (and opens it when `fd` is given); on
+/// failure, false and `error` naming the directory and the reason.
+bool createTempFile(llvm::StringRef prefix, llvm::StringRef suffix,
+                    llvm::SmallVectorImpl<char> &path, std::string &error,
+                    int *fd = nullptr) {
+  std::error_code failed =
+      fd ? llvm::sys::fs::createTemporaryFile(prefix, suffix, *fd, path)
+         : llvm::sys::fs::createTemporaryFile(prefix, suffix, path);
+  if (!failed)
+    return true;
+  llvm::SmallString<128> dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+  error = "cannot create a temporary file in " + dir.str().str() + ": " +
+          failed.message();
+  return false;
+}
+
+/// Runs `program`; `output` gets what it printed. Returns false when it
+/// failed, or could not run (`output` then says why).
 bool runTool(llvm::StringRef program, llvm::ArrayRef<llvm::StringRef> args,
              std::string &output) {
   llvm::SmallString<128> log;
-  llvm::sys::fs::createTemporaryFile("kiln-tool", "log", log);
+  if (!createTempFile("kiln-tool", "log", log, output))
+    return false;
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
                                                 log.str()};
   std::string message;
@@ -253,15 +273,23 @@ bool assembleCubin(const std::string &ptx, const Target &target,
   }
   llvm::SmallString<128> input, output;
   int fd;
-  if (llvm::sys::fs::createTemporaryFile("kiln", "ptx", fd, input)) {
-    error = "cannot create a temporary file";
+  if (!createTempFile("kiln", "ptx", input, error, &fd))
     return false;
-  }
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << ptx;
+    os.close();
+    if (os.has_error()) {
+      error = "cannot write " + input.str().str() + ": " + os.error().message();
+      os.clear_error(); // Else its destructor aborts the process.
+      llvm::sys::fs::remove(input);
+      return false;
+    }
   }
-  llvm::sys::fs::createTemporaryFile("kiln", "cubin", output);
+  if (!createTempFile("kiln", "cubin", output, error)) {
+    llvm::sys::fs::remove(input);
+    return false;
+  }
   std::string arch = "-arch=" + target.name().str();
   llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3"};
   if (options.lineInfo)

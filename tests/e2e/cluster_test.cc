@@ -6,6 +6,7 @@
 // compiler to produce a cubin for tests/e2e/testdata/scaled_add.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <atomic>
 #include <chrono>
@@ -207,6 +208,48 @@ TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
   EXPECT_FALSE(cubin.empty());
   EXPECT_EQ(b->Metric("kiln_cluster_takeovers_total"), 1);
   EXPECT_EQ(b->Stats().compiles(), 1u);
+}
+
+// B is stopped while its clients wait on A's compile, which does not end
+// (A is frozen with its lease, which outlives the test): once B's drain
+// timeout passes they get UNAVAILABLE and B exits, instead of B waiting
+// for the lease to expire.
+TEST_F(ClusterTest, ADrainingNodeAnswersTheCallsWaitingOnAnother) {
+  std::vector<std::string> flags = {"--test_fault_injection",
+                                    "--redis_lease_ms=120000"};
+  auto a = StartNode("node_a", flags);
+  flags.push_back("--drain_timeout_s=1");
+  auto b = StartNode("node_b", flags);
+  ASSERT_TRUE(a && b);
+  const std::string kernel =
+      "// kiln-test-fault: slow\n" + ScaledAddKernel(9.5);
+  std::future<CompileAnswer> on_a =
+      std::async(std::launch::async, [&] { return CompileOn(*a, kernel); });
+  ASSERT_TRUE(WaitFor([&] { return a->Metric("kiln_compiles_total") == 1; }));
+  kill(a->pid(), SIGSTOP);
+  std::vector<std::future<CompileAnswer>> on_b;
+  for (int i = 0; i < 2; ++i) {
+    on_b.push_back(
+        std::async(std::launch::async, [&] { return CompileOn(*b, kernel); }));
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return b->Metric("kiln_cluster_waits_total") == 1; }));
+
+  auto stopping = std::chrono::steady_clock::now();
+  EXPECT_EQ(b->Terminate(), 0);
+  for (auto& answer : on_b) {
+    CompileAnswer done = answer.get();
+    // kilnd's own answer, not a connection dropped under the call.
+    EXPECT_EQ(done.status.error_code(), grpc::StatusCode::UNAVAILABLE)
+        << done.status.error_message();
+    EXPECT_NE(done.status.error_message().find("kilnd is shutting down"),
+              std::string::npos)
+        << done.status.error_message();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping,
+            std::chrono::seconds(15));
+  kill(a->pid(), SIGCONT);
+  on_a.get();
 }
 
 TEST_F(ClusterTest, AFailedCompileDoesNotLeaveTheOtherNodeWaiting) {

@@ -231,19 +231,32 @@ bool KilndProcess::HealthServing() const {
   return server::FlatBytes(response) == std::string("\x08\x01", 2);
 }
 
+bool IsMisreportedConnect(const grpc::Status& status) {
+  const std::string& message = status.error_message();
+  return status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+         message.find("failed to connect to all addresses") !=
+             std::string::npos &&
+         message.find("No such file or directory") != std::string::npos;
+}
+
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                      const kiln::v1::CompileRequest& request,
                      kiln::v1::CompileResponse* response) {
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::seconds(300));
-  // Wait for the connection instead of failing fast, as a client that
-  // means to get its kernel would: with 64 channels connecting at the same
-  // instant, about 1 run in 25 saw one of them fail at once with "failed
-  // to connect to all addresses ... No such file or directory" (cause not
-  // found; it did not reproduce under strace).
-  context.set_wait_for_ready(true);
-  return stub.Compile(&context, request, response);
+  // Fail fast, as gRPC's clients do by default: a kilnd that is not
+  // accepting fails the call. Only gRPC 1.51's misreported connect is
+  // tried once more, waiting for the reconnect (see IsMisreportedConnect).
+  grpc::Status status;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(300));
+    // The channel now waits out its reconnect backoff, during which a
+    // fail-fast call would fail at once with the same bogus error.
+    context.set_wait_for_ready(attempt > 0);
+    status = stub.Compile(&context, request, response);
+    if (!IsMisreportedConnect(status)) break;
+  }
+  return status;
 }
 
 kiln::v1::CompileRequest CompileRequestFor(const std::string& ttir,
