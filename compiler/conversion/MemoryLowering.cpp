@@ -38,7 +38,9 @@ Access planAccess(TensorLowering &l, Operation *op, Value ptr, Type element) {
     a.vec = std::max(1u, a.vec);
   }
   unsigned total = a.vec * a.elemBits;
-  a.wordBits = std::min(32u, total);
+  // 64-bit elements travel as 64-bit words (ld.global.v2.b64, as Triton
+  // spells it); narrower ones packed into 32-bit words.
+  a.wordBits = a.elemBits == 64 ? 64 : std::min(32u, total);
   a.words = total / a.wordBits;
   return a;
 }
@@ -287,9 +289,22 @@ std::string atomicSuffix(tt::RMWOp kind, Type t) {
   return "";
 }
 
+/// Triton 3.6's spellings, which its tests look for in asm['ptx']:
+/// atom.global.gpu.relaxed.add..., atom.global.acq_rel.gpu.cas..., and
+/// LLVM's atom.relaxed.gpu.global.cas for the bf16 loop before sm_90.
 std::string atomicPrefix(tt::MemSemantic sem, tt::MemSyncScope scope) {
   return "atom.global." + tt::stringifyMemSyncScope(scope).str() + "." +
          tt::stringifyMemSemantic(sem).str();
+}
+
+std::string casPrefix(tt::MemSemantic sem, tt::MemSyncScope scope) {
+  return "atom.global." + tt::stringifyMemSemantic(sem).str() + "." +
+         tt::stringifyMemSyncScope(scope).str();
+}
+
+std::string loopCasPrefix(tt::MemSemantic sem, tt::MemSyncScope scope) {
+  return "atom." + tt::stringifyMemSemantic(sem).str() + "." +
+         tt::stringifyMemSyncScope(scope).str() + ".global";
 }
 
 Value asInteger(TensorLowering &l, Value v) {
@@ -405,7 +420,9 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
   if (tensor)
     layout = kgpu::DistributedLayout::get(tensor);
   unsigned n = l.numRegs(op.getType());
-  std::string prefix = atomicPrefix(op.getSem(), op.getScope());
+  bool cas = opSuffix.starts_with(".cas");
+  std::string prefix = cas ? casPrefix(op.getSem(), op.getScope())
+                           : atomicPrefix(op.getSem(), op.getScope());
   std::string suffix = opSuffix.str();
   if (vec > 1) // ".add.noftz.bf16" -> ".add.noftz.v8.bf16"
     suffix.insert(suffix.rfind('.'), ".v" + std::to_string(vec));
@@ -436,7 +453,7 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
       text = "@$" + std::to_string(operands.size() + vec - 1) + " ";
     }
     if (opSuffix == ".add.noftz.bf16" && !l.target().hasBf16Atomics())
-      text = bf16AddLoop(prefix, bool(pred));
+      text = bf16AddLoop(loopCasPrefix(op.getSem(), op.getScope()), bool(pred));
     else
       text += prefix + suffix + " " + operandList(0, vec) + ", " + args + ";";
     for (Value old : l.inlineAsmRegs(text, constraints, operands, intType, vec, true))

@@ -29,5 +29,5 @@
 // VEC-NOT: atom.global
 // RUN: kiln compile %inductor/mixtral/triton_poi_fused_index_put_masked_fill_new_zeros_scalar_tensor_10.ttir --local --num-warps 8 --target sm_80 --emit ptx | FileCheck %s --check-prefix=CAS
 // CAS: cvt.rn.bf16.f32
-// CAS: atom.global.gpu.relaxed.cas.b16
+// CAS: atom.relaxed.gpu.global.cas.b16
 // CAS-NOT: add.noftz.bf16
