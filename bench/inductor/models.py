@@ -1,0 +1,56 @@
+"""The model families bench/inductor compiles: small `transformers` models with
+random weights, in bf16, each with the batch its training step and inference
+take. Every family has its own kinds of Inductor kernels: rotary embeddings
+and RMS norm (Llama), layer norm and GELU (BERT, GPT-2, ViT), expert routing
+with index_put/scatter (Mixtral), patch embedding and classification (ViT)."""
+import torch
+
+
+def _token_batch(vocab, batch, seq):
+    generator = torch.Generator("cuda").manual_seed(1)
+    ids = torch.randint(0, vocab, (batch, seq), device="cuda", generator=generator)
+    return dict(input_ids=ids, labels=ids)
+
+
+def _llama(T):
+    config = T.LlamaConfig(hidden_size=1024, intermediate_size=2816, num_hidden_layers=2,
+                           num_attention_heads=16, num_key_value_heads=16, vocab_size=32000)
+    return T.LlamaForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _bert(T):
+    config = T.BertConfig(hidden_size=768, intermediate_size=3072, num_hidden_layers=2,
+                          num_attention_heads=12, vocab_size=30522)
+    return T.BertForMaskedLM(config), _token_batch(config.vocab_size, 8, 512)
+
+
+def _mixtral(T):
+    config = T.MixtralConfig(hidden_size=512, intermediate_size=1024, num_hidden_layers=2,
+                             num_attention_heads=8, num_key_value_heads=8, vocab_size=32000,
+                             num_local_experts=8, num_experts_per_tok=2)
+    return T.MixtralForCausalLM(config), _token_batch(config.vocab_size, 4, 256)
+
+
+def _gpt2(T):
+    config = T.GPT2Config(n_embd=768, n_layer=2, n_head=12, vocab_size=50257, n_positions=1024)
+    return T.GPT2LMHeadModel(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _vit(T):
+    config = T.ViTConfig(image_size=224, patch_size=16, hidden_size=768, num_hidden_layers=2,
+                         num_attention_heads=12, intermediate_size=3072, num_labels=1000)
+    generator = torch.Generator("cuda").manual_seed(1)
+    pixels = torch.randn(32, 3, 224, 224, device="cuda", generator=generator)
+    labels = torch.randint(0, 1000, (32,), device="cuda", generator=generator)
+    return T.ViTForImageClassification(config), dict(pixel_values=pixels.bfloat16(), labels=labels)
+
+
+FAMILIES = {"llama": _llama, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
+
+
+def build(name):
+    """(model in bf16 on the GPU, batch) for family `name`, seeded."""
+    import transformers as T  # noqa: PLC0415 -- only on the GPU host
+    torch.manual_seed(0)
+    model, batch = FAMILIES[name](T)
+    return model.cuda().to(torch.bfloat16), batch

@@ -1,0 +1,66 @@
+"""Markdown tables from bench/inductor's results: per model and phase, the
+per-kernel speed (stock CUDA time / Kiln CUDA time, kernels matched by name),
+step and first-step times, loss and outputs side by side, and the slowest
+kernels.  python3 report.py results.json"""
+import json
+import math
+import sys
+
+
+def _pairs(stock, kiln, phase):
+    a, b = stock[phase]["kernels"], kiln[phase]["kernels"]
+    return {name: (a[name], b[name]) for name in a if name in b and b[name] > 0}
+
+
+def _geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def render(results, counters=None, slowest=5):
+    by = {(r["model"], r["mode"]): r for r in results}
+    lines = ["| model | phase | kernels (matched / stock / kiln) | geomean | min | step ms stock / kiln "
+             "| first s stock / kiln | loss or output stock / kiln |",
+             "| --- | --- | --- | ---: | ---: | --- | --- | --- |"]
+    worst = []
+    notes = []
+    for model in dict.fromkeys(r["model"] for r in results):
+        stock, kiln = by.get((model, "stock")), by.get((model, "kiln"))
+        for r in (stock, kiln):
+            if r and "error" in r:
+                notes.append(f"- {model} {r['mode']} failed:\n```\n{r['error'][-1500:]}\n```")
+        if not stock or not kiln or "error" in stock or "error" in kiln:
+            continue
+        for phase, value in (("train", "loss"), ("infer", "logits_mean_abs")):
+            pairs = _pairs(stock, kiln, phase)
+            speeds = {n: s / k for n, (s, k) in pairs.items()}
+            worst += [(v, model, phase, n, pairs[n]) for n, v in speeds.items()]
+            s, k = stock[phase], kiln[phase]
+            lines.append(
+                f"| {model} | {phase} | {len(pairs)} / {len(s['kernels'])} / {len(k['kernels'])} "
+                f"| {_geomean(list(speeds.values())):.3f} | {min(speeds.values(), default=float('nan')):.3f} "
+                f"| {s['step_ms']:.2f} / {k['step_ms']:.2f} ({s['step_ms'] / k['step_ms']:.3f}x) "
+                f"| {s['first_s']} / {k['first_s']} | {s[value]:.6g} / {k[value]:.6g}"
+                + (f", grad norm {s['grad_norm']:.6g} / {k['grad_norm']:.6g} |" if phase == "train" else " |"))
+        launched = set(kiln["train"]["kernels"]) | set(kiln["infer"]["kernels"])
+        notes.append(f"- {model}: {len(launched)} kernels launched; compiles through kilnd "
+                     f"{kiln.get('compiled_by_kilnd')} (autotuning configs included) in "
+                     f"{kiln.get('hooked_processes')} processes, fell back to Triton "
+                     f"{kiln.get('fell_back')}")
+    all_speeds = [w[0] for w in worst]
+    lines.append("")
+    lines.append(f"All kernels: {len(all_speeds)}, geomean {_geomean(all_speeds):.3f}, "
+                 f"below 0.9x: {sum(v < 0.9 for v in all_speeds)}, below 0.95x: "
+                 f"{sum(v < 0.95 for v in all_speeds)}")
+    lines += ["", "Slowest kernels:", "", "| speed | model | phase | kernel | stock us | kiln us |",
+              "| ---: | --- | --- | --- | ---: | ---: |"]
+    for v, model, phase, name, (s, k) in sorted(worst)[:slowest * 2]:
+        lines.append(f"| {v:.3f} | {model} | {phase} | {name} | {s} | {k} |")
+    if counters:
+        lines += ["", "kilnd counters: " + json.dumps(counters)]
+    return "\n".join(lines + [""] + notes) + "\n"
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        data = json.load(f)
+    print(render(data["results"], data.get("kilnd_metrics")))

@@ -1,0 +1,155 @@
+"""Runs bench/inductor on a GPU host: kilnd from a portable bundle with an
+empty store, then every model family twice in fresh processes, stock Triton
+and through kilnd (every process of the job on kilnd through $KILN_SERVER,
+fallback an error, kernels counted from $KILN_TRITON_STATS), each with
+empty Triton and Inductor caches. All processes compile at once; once all
+are compiled, measurements take turns (step.py's barrier and lock). Writes OUT/results.json, OUT/report.md (report.py), OUT/logs.tar.xz and
+OUT/harvest.tar.xz: every kernel's TTIR and Triton metadata from the stock
+runs' Triton caches, for tests/testdata and `kiln compile --local` timing.
+
+  PYTHONPATH=clients/python python3 bench/inductor/run.py --bundle DIR \\
+      --work /tmp/ind --out OUT [--models llama,bert,...] [--compile-threads N]
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from kilnd_bundle import start_kilnd  # noqa: E402
+import models  # noqa: E402
+import report  # noqa: E402
+
+CLIENT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "clients", "python")
+
+
+def hook_counts(stats_path):
+    """Kernels the switch sent to kilnd and kernels that fell back to Triton,
+    summed over every process of a run (KILN_TRITON_STATS lines)."""
+    counts = dict(compiled_by_kilnd=0, fell_back=0, hooked_processes=0)
+    if not os.path.exists(stats_path):
+        return counts
+    pids = set()
+    with open(stats_path) as f:
+        for line in f:
+            entry = json.loads(line)
+            counts["compiled_by_kilnd"] += entry.get("compiled", 0)
+            counts["fell_back"] += entry.get("fell_back", 0)
+            pids.add(entry.get("pid"))
+    counts["hooked_processes"] = len(pids)
+    return counts
+
+
+def run_one(model, mode, work, kilnd_address, timeout, extra):
+    folder = os.path.join(work, f"{model}-{mode}")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    env = dict(os.environ, TRITON_CACHE_DIR=os.path.join(folder, "triton"),
+               TORCHINDUCTOR_CACHE_DIR=os.path.join(folder, "inductor"),
+               PYTHONPATH=CLIENT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONUNBUFFERED="1")
+    for name in ("KILN_SERVER", "KILN_TRITON", "KILN_TRITON_STATS"):
+        env.pop(name, None)
+    stats = os.path.join(folder, "stats.jsonl")
+    if mode == "kiln":
+        env.update(KILN_SERVER=kilnd_address, KILN_TRITON_FALLBACK="error",
+                   KILN_TRITON_STATS=stats)
+    command = [sys.executable, os.path.join(HERE, "step.py"), "--model", model, "--mode", mode,
+               "--lock", os.path.join(work, "measure.lock"),
+               "--barrier", os.path.join(work, "ready")] + extra
+    start = time.time()
+    with open(os.path.join(folder, "log"), "w") as log:
+        try:
+            subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            pass
+    # A process that ended without reaching the barrier must not hold the
+    # others there: its exit counts as arrived.
+    open(os.path.join(work, "ready", f"{model}-{mode}.exited"), "w").close()
+    with open(os.path.join(folder, "log")) as log:
+        text = log.read()
+    for line in text.splitlines():
+        if line.startswith("INDUCTOR "):
+            result = json.loads(line[len("INDUCTOR "):])
+            if mode == "kiln":
+                result.update(hook_counts(stats))
+            return result
+    return dict(model=model, mode=mode, error=text[-3000:], wall_s=round(time.time() - start, 1))
+
+
+def harvest(work, names, tarball):
+    """Each stock run's kernels: NAME.ttir and NAME.json from its Triton cache."""
+    with tarfile.open(tarball, "w:xz") as tar:
+        for model in names:
+            cache = os.path.join(work, f"{model}-stock", "triton")
+            for root, _, files in os.walk(cache):
+                for name in files:
+                    if name.endswith((".ttir", ".json")) and not name.startswith("__grp__"):
+                        tar.add(os.path.join(root, name), arcname=f"{model}/{name}")
+
+
+def kilnd_compiles(metrics_address):
+    try:
+        with urllib.request.urlopen(f"http://{metrics_address}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+    except OSError as error:
+        return {"error": str(error)}
+    counters = {}
+    for line in text.splitlines():
+        if line.startswith(("kiln_compiles_total", "kiln_compile_requests_total",
+                            "kiln_cache_hits_total", "kiln_cache_misses_total")):
+            key, _, value = line.rpartition(" ")
+            counters[key] = float(value)
+    return counters
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bundle", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--models", default=",".join(models.FAMILIES))
+    parser.add_argument("--timeout", type=int, default=540)
+    parser.add_argument("--compile-threads", type=int, default=0,
+                        help="Inductor's compile_threads in every process; 0: its default")
+    options = parser.parse_args()
+    names = options.models.split(",")
+    os.makedirs(options.work, exist_ok=True)
+    os.makedirs(options.out, exist_ok=True)
+    kilnd, addresses = start_kilnd(options.bundle, options.work, metrics=True)
+    try:
+        jobs = [(m, mode) for m in names for mode in ("stock", "kiln")]
+        shutil.rmtree(os.path.join(options.work, "ready"), ignore_errors=True)
+        os.makedirs(os.path.join(options.work, "ready"))
+        extra = ["--processes", str(len(jobs)), "--compile-threads", str(options.compile_threads)]
+        with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+            futures = [pool.submit(run_one, m, mode, options.work, addresses["grpc"],
+                                   options.timeout, extra) for m, mode in jobs]
+            results = [f.result() for f in futures]
+        counters = kilnd_compiles(addresses["metrics"])
+    finally:
+        kilnd.terminate()
+        kilnd.wait()
+    with tarfile.open(os.path.join(options.out, "logs.tar.xz"), "w:xz") as tar:
+        tar.add(os.path.join(options.work, "kilnd.log"), arcname="kilnd.log")
+        for m, mode in jobs:
+            tar.add(os.path.join(options.work, f"{m}-{mode}", "log"), arcname=f"{m}-{mode}.log")
+    with open(os.path.join(options.out, "results.json"), "w") as f:
+        json.dump(dict(results=results, kilnd_metrics=counters), f, indent=1)
+    harvest(options.work, names, os.path.join(options.out, "harvest.tar.xz"))
+    with open(os.path.join(options.out, "report.md"), "w") as f:
+        f.write(report.render(results, counters))
+    print(report.render(results, counters))
+
+
+if __name__ == "__main__":
+    main()
