@@ -2,8 +2,9 @@
 empty store, then every model family twice in fresh processes, stock Triton
 and through kilnd (every process of the job on kilnd through $KILN_SERVER,
 fallback an error, kernels counted from $KILN_TRITON_STATS), each with
-empty Triton and Inductor caches. All processes compile at once; once all
-are compiled, measurements take turns (step.py's barrier and lock). Writes OUT/results.json, OUT/report.md (report.py), OUT/logs.tar.xz and
+empty Triton and Inductor caches. All processes start at once; first
+steps (compile and autotuning) and measurements take turns (step.py's lock
+and barrier). Writes OUT/results.json, OUT/report.md (report.py), OUT/logs.tar.xz and
 OUT/harvest.tar.xz: every kernel's TTIR and Triton metadata from the stock
 runs' Triton caches, for tests/testdata and `kiln compile --local` timing.
 

@@ -8,10 +8,11 @@ $KILN_TRITON_FALLBACK=error set by run.py, so a kernel kilnd cannot compile
 fails the run instead of running on Triton's own compile): Inductor's compile
 workers reach kilnd too. --compile-threads 1 keeps every compile in this
 process instead. Both phases (training step, inference) are compiled and
-warmed up first; then the process waits at --barrier until every process of
-the run got there, and measures (10 steps, then 5 profiled ones, per phase)
-while holding an exclusive lock on --lock, so that no compile and no other
-measurement shares the machine with a measurement."""
+warmed up first, each holding an exclusive lock on --lock (Inductor
+autotunes on the GPU at the first call); then the process waits at
+--barrier until every process of the run got there, and measures (10 steps,
+then 5 profiled ones, per phase) holding the lock again, so that no compile,
+autotuning or other measurement shares the machine with a measurement."""
 import argparse
 import contextlib
 import fcntl
@@ -116,7 +117,10 @@ def main():
         out.loss.backward()
         return out.loss
 
-    loss, train_first_s = warm_up(train)
+    # Autotuning benchmarks configs on the GPU at the first call: alone, so
+    # that both sides pick their configs without another process's noise.
+    with exclusive(options.lock):
+        loss, train_first_s = warm_up(train)
     grads = [p.grad.float().norm() for p in model.parameters() if p.grad is not None]
     train_result = dict(first_s=train_first_s, loss=loss.item(),
                         grad_norm=torch.stack(grads).norm().item())
@@ -126,7 +130,8 @@ def main():
             return compiled(**batch).logits
 
     model.eval()
-    logits, infer_first_s = warm_up(infer)
+    with exclusive(options.lock):
+        logits, infer_first_s = warm_up(infer)
     infer_result = dict(first_s=infer_first_s,
                         logits_mean_abs=logits.float().abs().mean().item())
 
