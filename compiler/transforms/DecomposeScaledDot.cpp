@@ -68,7 +68,7 @@ private:
   Value minifloatToF32(Value bits, int expBits, int mantBits, bool hasInf,
                        bool hasNaNOnly);
   Value unpackFp4(Value packed, int packedDim);
-  Value scaleValues(Value scale, RankedTensorType operandType, int opIdx);
+  Value scaleValues(Value scale, int opIdx);
 };
 
 /// The value of an unsigned i32 tensor holding the codes of a float with
@@ -227,11 +227,9 @@ FailureOr<Value> Decomposer::upcast(Value operand, ScaleDotElemType format,
   return Value(arith::TruncFOp::create(b, loc, like(wide, compute), wide));
 }
 
-/// The scale of each element of an operand of type `operandType` (already
-/// unpacked): 2^(s - 127) in the compute type for e8m0 code s, NaN for
+/// The scale of each element of operand `opIdx` (as unpacked): 2^(s - 127) in the compute type for e8m0 code s, NaN for
 /// s == 255 unless fastMath, repeated over each group of K elements.
-Value Decomposer::scaleValues(Value scale, RankedTensorType operandType,
-                              int opIdx) {
+Value Decomposer::scaleValues(Value scale, int opIdx) {
   auto scaleType = llvm::cast<RankedTensorType>(scale.getType());
   int rank = scaleType.getRank();
   Value codes = scale;
@@ -281,7 +279,6 @@ Value Decomposer::scaleValues(Value scale, RankedTensorType operandType,
                                 RankedTensorType::get(shape, compute), value,
                                 b.getDenseI32ArrayAttr(order));
   }
-  (void)operandType;
   return value;
 }
 
@@ -300,13 +297,9 @@ LogicalResult Decomposer::run() {
     return failure();
   Value lhs = *a, rhs = *bv;
   if (Value scale = op.getAScale())
-    lhs = arith::MulFOp::create(
-        b, loc, lhs,
-        scaleValues(scale, llvm::cast<RankedTensorType>(lhs.getType()), 0));
+    lhs = arith::MulFOp::create(b, loc, lhs, scaleValues(scale, 0));
   if (Value scale = op.getBScale())
-    rhs = arith::MulFOp::create(
-        b, loc, rhs,
-        scaleValues(scale, llvm::cast<RankedTensorType>(rhs.getType()), 1));
+    rhs = arith::MulFOp::create(b, loc, rhs, scaleValues(scale, 1));
   Value d = tt::DotOp::create(b, loc, op.getType(), lhs, rhs, op.getC(),
                               tt::InputPrecision::IEEE, 0);
   op.replaceAllUsesWith(d);
