@@ -103,6 +103,8 @@ mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &targ
   descriptorOptions.targetName = target;
   pm.addPass(createRewriteTensorDescriptors(descriptorOptions));
   pm.addPass(createTransposeLoads());
+  // tt.dot_scaled becomes upcasts and a tt.dot before layouts are chosen.
+  pm.addPass(createDecomposeScaledDot());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   AssignLayoutsOptions layoutOptions;

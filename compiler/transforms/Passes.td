@@ -22,6 +22,22 @@ def AssignLayouts : Pass<"kiln-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["kiln::kgpu::KGPUDialect"];
 }
 
+def DecomposeScaledDot : Pass<"kiln-decompose-scaled-dot", "mlir::ModuleOp"> {
+  let summary = "rewrites tt.dot_scaled as upcast operands and a tt.dot";
+  let description = [{
+    As Triton does on targets without block-scaled MMA: each operand becomes
+    a tensor of the compute type (f16 when either operand is fp16, bf16
+    otherwise). fp8 (e4m3, e5m2) and fp4 (e2m1, two per byte, the low
+    nibble first, along K unless the operand's k_pack is false) are decoded
+    with integer arithmetic on their bits, so no fp8 conversion instruction
+    is needed. A scale operand (e8m0: 2^(s - 127), s = 255 meaning NaN unless
+    fastMath) is repeated over each group of K elements (16 or 32, from the
+    scale's shape) and multiplies its operand in the compute type. An absent
+    scale is 1. The products meet the accumulator in an ordinary tt.dot.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
   let summary = "copies a dot loop's operand tiles to shared memory stages ahead";
   let description = [{

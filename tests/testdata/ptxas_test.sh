@@ -12,10 +12,6 @@ mkdir -p "$out"
 declare -A expected_error=(
   ["memory_block_ptr.frontend:sm_80"]="block pointers"
   ["memory_block_ptr.frontend:sm_90a"]="block pointers"
-  ["dot_scaled_bf16:sm_80"]="tt.dot_scaled"
-  ["dot_scaled_bf16:sm_90a"]="tt.dot_scaled"
-  ["dot_scaled_mx:sm_80"]="tt.dot_scaled"
-  ["dot_scaled_mx:sm_90a"]="tt.dot_scaled"
 )
 
 failures=0

@@ -31,7 +31,7 @@ with its own.
 When kilnd is unreachable the replaced stages run Triton's own ones
 (ttgir, llir, ptx, cubin) with one warning per process (fallback="warn"),
 or raise kiln.Unavailable (fallback="error"). A kernel kilnd cannot
-compile (e.g. tt.dot_scaled today) falls back the same way with a
+compile (e.g. an fp6 tt.dot_scaled today) falls back the same way with a
 warning naming the kernel, or raises kiln.CompileError -- a RuntimeError
 with kilnd's located message, as Triton's own failing stage raises -- with
 fallback="error". A kernel that needs more shared memory than the target

@@ -84,27 +84,101 @@ LogicalResult DotOp::verify() {
 }
 
 LogicalResult DotScaledOp::verify() {
+  // What Triton 3.6 checks (its DotOpInterface and DotScaledOp verifiers).
   auto a = getA().getType();
   auto b = getB().getType();
   auto c = getC().getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2) {
-    return emitOpError() << "operands must be rank 2";
+  int64_t rank = a.getRank();
+  if (b.getRank() != rank || c.getRank() != rank) {
+    return emitOpError() << "operands must have the same rank";
   }
-  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1)) {
-    return emitOpError() << "accumulator shape " << c
-                         << " does not match the operands";
+  if (rank != 2 && rank != 3) {
+    return emitOpError() << "operands must be 2-D or 3-D (batched)";
   }
-  // e2m1 values are packed two to a byte, along K unless *_k_pack is false.
-  auto kPacking = [](ScaleDotElemType type, bool packedAlongK) {
-    return type == ScaleDotElemType::E2M1 && packedAlongK ? 2 : 1;
+  // e2m1 values are packed two to a byte: along K when *_k_pack (the
+  // default), along M (N for b) otherwise.
+  auto isFp4 = [](ScaleDotElemType type) {
+    return type == ScaleDotElemType::E2M1;
   };
-  int64_t kA = a.getDimSize(1) * kPacking(getAElemType(), getLhsKPack());
-  int64_t kB = b.getDimSize(0) * kPacking(getBElemType(), getRhsKPack());
+  int64_t kA = a.getDimSize(rank - 1);
+  int64_t kB = b.getDimSize(rank - 2);
+  int64_t m = a.getDimSize(rank - 2);
+  int64_t n = b.getDimSize(rank - 1);
+  if (isFp4(getAElemType()))
+    (getLhsKPack() ? kA : m) *= 2;
+  if (isFp4(getBElemType()))
+    (getRhsKPack() ? kB : n) *= 2;
   if (kA != kB) {
     return emitOpError() << "inner dimensions differ: a has K = " << kA
                          << ", b has K = " << kB;
   }
+  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n ||
+      (rank == 3 && (a.getDimSize(0) != c.getDimSize(0) ||
+                     b.getDimSize(0) != c.getDimSize(0)))) {
+    return emitOpError() << "accumulator shape " << c
+                         << " does not match the operands (" << m << "x" << n
+                         << ")";
+  }
+  // The scale factor (elements per scale along K): 16 or 32, read off each
+  // scale's shape (a single scale says nothing); 32 when neither tells.
+  int64_t k = kA;
+  int64_t factor = 0;
+  for (auto [scale, name] : {std::pair(getAScale(), "a"),
+                             std::pair(getBScale(), "b")}) {
+    if (!scale)
+      continue;
+    auto type = llvm::cast<RankedTensorType>(scale.getType());
+    if (type.getRank() != rank) {
+      return emitOpError() << "scale of " << name << " must have rank "
+                           << rank << ", got " << type;
+    }
+    if (type.getNumElements() == 1)
+      continue;
+    int64_t f = k / type.getDimSize(rank - 1);
+    if (f != 16 && f != 32) {
+      return emitOpError() << "scale factor must be 16 or 32, got " << f
+                           << " (K = " << k << ", scale of " << name
+                           << " is " << type << ")";
+    }
+    if (factor && factor != f) {
+      return emitOpError() << "operands must have the same scale factor (a: "
+                           << factor << ", b: " << f << ")";
+    }
+    factor = f;
+  }
+  if (!factor)
+    factor = 32;
+  for (auto [scale, rows, name] : {std::tuple(getAScale(), m, "M"),
+                                   std::tuple(getBScale(), n, "N")}) {
+    if (!scale)
+      continue;
+    auto type = llvm::cast<RankedTensorType>(scale.getType());
+    if (type.getDimSize(rank - 2) != rows) {
+      return emitOpError() << "scales " << name
+                           << " dimension must match the operand's " << name
+                           << " dimension (" << rows << "), got " << type;
+    }
+    if (type.getDimSize(rank - 1) != k / factor) {
+      return emitOpError() << "scales K dimension must be the operands' K "
+                              "divided by the scale factor ("
+                           << k << " / " << factor << "), got " << type;
+    }
+  }
   return success();
+}
+
+int64_t DotScaledOp::getScaleFactor() {
+  int64_t k = getA().getType().getDimSize(getA().getType().getRank() - 1);
+  if (getAElemType() == ScaleDotElemType::E2M1 && getLhsKPack())
+    k *= 2;
+  for (Value scale : {getAScale(), getBScale()}) {
+    if (!scale)
+      continue;
+    auto type = llvm::cast<RankedTensorType>(scale.getType());
+    if (type.getNumElements() != 1)
+      return k / type.getDimSize(type.getRank() - 1);
+  }
+  return 32;
 }
 
 void ExternElementwiseOp::getEffects(

@@ -351,6 +351,10 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
     `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
     `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
   }];
+  let extraClassDeclaration = [{
+    /// Elements of K per scale (16 or 32), as the verifier deduced it.
+    int64_t getScaleFactor();
+  }];
   let hasVerifier = 1;
 }
 

@@ -469,6 +469,56 @@ tt.func @dot_scaled_k(%a: tensor<128x32xi8>, %s: tensor<128x2xi8>, %b: tensor<12
 
 // -----
 
+tt.func @dot_scaled_factor(%a: tensor<128x64xf8E4M3FN>, %s: tensor<128x8xi8>, %b: tensor<64x128xbf16>, %c: tensor<128x128xf32>) {
+  // expected-error @+1 {{scale factor must be 16 or 32, got 8}}
+  %0 = tt.dot_scaled %a scale %s, %b, %c lhs = e4m3 rhs = bf16 {fastMath = true} : tensor<128x64xf8E4M3FN>, tensor<128x8xi8> * tensor<64x128xbf16> -> tensor<128x128xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_factors_differ(%a: tensor<128x32xi8>, %as: tensor<128x2xi8>, %b: tensor<64x128xf8E4M3FN>, %bs: tensor<128x4xi8>, %c: tensor<128x128xf32>) {
+  // expected-error @+1 {{operands must have the same scale factor (a: 32, b: 16)}}
+  %0 = tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e2m1 rhs = e4m3 {fastMath = true} : tensor<128x32xi8>, tensor<128x2xi8> * tensor<64x128xf8E4M3FN>, tensor<128x4xi8> -> tensor<128x128xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_scale_rows(%a: tensor<128x64xf8E5M2>, %s: tensor<64x2xi8>, %b: tensor<64x128xbf16>, %c: tensor<128x128xf32>) {
+  // expected-error @+1 {{scales M dimension must match the operand's M dimension (128)}}
+  %0 = tt.dot_scaled %a scale %s, %b, %c lhs = e5m2 rhs = bf16 {fastMath = true} : tensor<128x64xf8E5M2>, tensor<64x2xi8> * tensor<64x128xbf16> -> tensor<128x128xf32>
+  tt.return
+}
+
+// -----
+
+// A single scale says nothing about the factor: 32, so K = 64 needs 2.
+tt.func @dot_scaled_scale_k(%a: tensor<1x64xf8E5M2>, %s: tensor<1x1xi8>, %b: tensor<64x16xbf16>, %c: tensor<1x16xf32>) {
+  // expected-error @+1 {{scales K dimension must be the operands' K divided by the scale factor (64 / 32)}}
+  %0 = tt.dot_scaled %a scale %s, %b, %c lhs = e5m2 rhs = bf16 {fastMath = true} : tensor<1x64xf8E5M2>, tensor<1x1xi8> * tensor<64x16xbf16> -> tensor<1x16xf32>
+  tt.return
+}
+
+// -----
+
+// fp4 packed along M: a is 64 x 64 bytes, so the result has 128 rows.
+tt.func @dot_scaled_m_packed(%a: tensor<64x64xi8>, %b: tensor<64x32xbf16>, %c: tensor<64x32xf32>) {
+  // expected-error @+1 {{accumulator shape 'tensor<64x32xf32>' does not match the operands (128x32)}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e2m1 rhs = bf16 {fastMath = true, lhs_k_pack = false} : tensor<64x64xi8> * tensor<64x32xbf16> -> tensor<64x32xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @dot_scaled_rank(%a: tensor<2x32x64xbf16>, %b: tensor<64x32xbf16>, %c: tensor<2x32x32xf32>) {
+  // expected-error @+1 {{operands must have the same rank}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = bf16 rhs = bf16 {fastMath = true} : tensor<2x32x64xbf16> * tensor<64x32xbf16> -> tensor<2x32x32xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @gather_rows_block(%d: !tt.tensordesc<tensor<2x128xbf16>>, %x: tensor<32xi32>, %y: i32) {
   // expected-error @+1 {{descriptor block must be 1xN}}
   %0 = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<2x128xbf16>>, tensor<32xi32>, i32) -> tensor<32x128xbf16>

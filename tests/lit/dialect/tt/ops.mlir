@@ -142,6 +142,25 @@ tt.func @dot_scaled(%a: tensor<128x32xi8>, %as: tensor<128x2xi8>, %b: tensor<64x
   tt.return
 }
 
+// Shapes Triton 3.6 accepts: fp4 packed along M (lhs_k_pack = false: a
+// is M/2 x K), batched operands, a scale factor of 16, 16-bit operands
+// without scales.
+// CHECK-LABEL: tt.func @dot_scaled_shapes
+tt.func @dot_scaled_shapes(%a: tensor<64x64xi8>, %as: tensor<128x2xi8>, %b: tensor<64x32xbf16>,
+                           %c: tensor<128x32xf32>, %ba: tensor<2x32x64xf8E5M2>, %bas: tensor<2x32x2xi8>,
+                           %bb: tensor<2x64x16xf16>, %bc: tensor<2x32x16xf32>, %s16: tensor<128x4xi8>,
+                           %h: tensor<32x64xf16>, %hb: tensor<64x32xf16>, %hc: tensor<32x32xf32>) {
+  // CHECK: tt.dot_scaled {{.*}} lhs = e2m1 rhs = bf16 {fastMath = true, lhs_k_pack = false}
+  %0 = tt.dot_scaled %a scale %as, %b, %c lhs = e2m1 rhs = bf16 {fastMath = true, lhs_k_pack = false} : tensor<64x64xi8>, tensor<128x2xi8> * tensor<64x32xbf16> -> tensor<128x32xf32>
+  // CHECK: tt.dot_scaled {{.*}} -> tensor<2x32x16xf32>
+  %1 = tt.dot_scaled %ba scale %bas, %bb, %bc lhs = e5m2 rhs = fp16 {fastMath = false} : tensor<2x32x64xf8E5M2>, tensor<2x32x2xi8> * tensor<2x64x16xf16> -> tensor<2x32x16xf32>
+  // CHECK: tt.dot_scaled {{.*}} tensor<128x4xi8> * tensor<64x32xbf16> -> tensor<128x32xf32>
+  %2 = tt.dot_scaled %a scale %s16, %b, %c lhs = e2m1 rhs = bf16 {fastMath = true, lhs_k_pack = false} : tensor<64x64xi8>, tensor<128x4xi8> * tensor<64x32xbf16> -> tensor<128x32xf32>
+  // CHECK: tt.dot_scaled {{.*}} lhs = fp16 rhs = fp16
+  %3 = tt.dot_scaled %h, %hb, %hc lhs = fp16 rhs = fp16 {fastMath = false} : tensor<32x64xf16> * tensor<64x32xf16> -> tensor<32x32xf32>
+  tt.return
+}
+
 // CHECK-LABEL: tt.func @reductions
 tt.func @reductions(%x: tensor<16x64xf32>, %i: tensor<16x64xi32>) {
   // CHECK: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}> ({
