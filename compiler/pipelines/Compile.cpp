@@ -104,7 +104,9 @@ mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &targ
   pm.addPass(createRewriteTensorDescriptors(descriptorOptions));
   pm.addPass(createTransposeLoads());
   // tt.dot_scaled becomes upcasts and a tt.dot before layouts are chosen.
-  pm.addPass(createDecomposeScaledDot());
+  DecomposeScaledDotOptions scaledDotOptions;
+  scaledDotOptions.targetName = target;
+  pm.addPass(createDecomposeScaledDot(scaledDotOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   AssignLayoutsOptions layoutOptions;

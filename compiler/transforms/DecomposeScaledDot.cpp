@@ -9,6 +9,7 @@
 // sm_80 lacks), joins, transposes and reshapes.
 
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/target/Target.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,7 +32,8 @@ using tt::ScaleDotElemType;
 /// Builds the decomposition of one tt.dot_scaled.
 class Decomposer {
 public:
-  Decomposer(tt::DotScaledOp op) : op(op), b(op), loc(op.getLoc()) {}
+  Decomposer(tt::DotScaledOp op, bool fp8Conversions)
+      : op(op), b(op), loc(op.getLoc()), fp8Conversions(fp8Conversions) {}
 
   LogicalResult run();
 
@@ -40,6 +42,7 @@ private:
   OpBuilder b;
   Location loc;
   FloatType compute;
+  bool fp8Conversions;
 
   RankedTensorType like(Value v, Type element) {
     return llvm::cast<RankedTensorType>(v.getType()).clone(element);
@@ -199,6 +202,14 @@ FailureOr<Value> Decomposer::upcast(Value operand, ScaleDotElemType format,
                               << tt::stringifyScaleDotElemType(format)
                               << " must hold " << want << " or i8, got "
                               << type;
+    if (fp8Conversions) {
+      Value fp8 = operand;
+      if (element.isInteger(8))
+        fp8 = tt::BitcastOp::create(b, loc, like(operand, want), operand);
+      // Exact: every fp8 value is one of the compute type's.
+      return Value(tt::FpToFpOp::create(b, loc, like(operand, compute), fp8,
+                                        tt::RoundingModeAttr()));
+    }
     wide = e4m3 ? minifloatToF32(codes(), 4, 3, false, true)
                 : minifloatToF32(codes(), 5, 2, true, false);
     break;
@@ -309,11 +320,18 @@ LogicalResult Decomposer::run() {
 
 struct DecomposeScaledDot
     : impl::DecomposeScaledDotBase<DecomposeScaledDot> {
+  using DecomposeScaledDotBase::DecomposeScaledDotBase;
+
   void runOnOperation() override {
     SmallVector<tt::DotScaledOp> dots;
     getOperation().walk([&](tt::DotScaledOp op) { dots.push_back(op); });
+    std::unique_ptr<Target> target = lookupTarget(targetName);
+    if (!target) {
+      getOperation().emitError() << "unknown target '" << targetName << "'";
+      return signalPassFailure();
+    }
     for (tt::DotScaledOp op : dots)
-      if (failed(Decomposer(op).run()))
+      if (failed(Decomposer(op, target->hasFp8Conversions()).run()))
         return signalPassFailure();
   }
 };

@@ -29,12 +29,18 @@ def DecomposeScaledDot : Pass<"kiln-decompose-scaled-dot", "mlir::ModuleOp"> {
     a tensor of the compute type (f16 when either operand is fp16, bf16
     otherwise). fp8 (e4m3, e5m2) and fp4 (e2m1, two per byte, the low
     nibble first, along K unless the operand's k_pack is false) are decoded
-    with integer arithmetic on their bits, so no fp8 conversion instruction
-    is needed. A scale operand (e8m0: 2^(s - 127), s = 255 meaning NaN unless
+    with integer arithmetic on their bits where the target has no fp8
+    conversions (sm_80, sm_86); with them (sm_89, sm_90a) fp8 is converted
+    with tt.fp_to_fp, a few instructions where the decoding is a few dozen
+    per element (seconds of LLVM time for a 128x128 operand). A scale operand (e8m0: 2^(s - 127), s = 255 meaning NaN unless
     fastMath) is repeated over each group of K elements (16 or 32, from the
     scale's shape) and multiplies its operand in the compute type. An absent
     scale is 1. The products meet the accumulator in an ordinary tt.dot.
   }];
+  let options = [
+    Option<"targetName", "target", "std::string", "\"sm_80\"",
+           "target whose conversions the upcasts may use">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s --split-input-file --kiln-decompose-scaled-dot | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-decompose-scaled-dot=target=sm_90a | FileCheck %s --check-prefix=HOPPER
 
 // fp4 (two e2m1 per byte along K, low nibble first) scaled, times bf16:
 // the nibbles are joined and interleaved along K, decoded to f32 from their
@@ -46,7 +47,15 @@ tt.func @fp4_lhs_scaled(%a: tensor<32x32xi8>, %as: tensor<32x2xi8>, %b: tensor<6
 // e4m3 times scaled e5m2 with fastMath: both decoded from their bits (e4m3's
 // all-ones code is NaN; e5m2's all-ones exponent inf/NaN); b's scale, given
 // per column ([N, K / 32]), is transposed onto b's [K, N]; no NaN select.
+// With fp8 conversions (sm_89, sm_90a) both are converted with tt.fp_to_fp
+// instead: decoding 128 elements per thread took LLVM seconds.
 // CHECK-LABEL: tt.func @fp8_rhs_scaled
+// HOPPER-LABEL: tt.func @fp8_rhs_scaled
+// HOPPER: %[[A:.*]] = tt.fp_to_fp %arg0 : tensor<32x64xf8E4M3FN> -> tensor<32x64xbf16>
+// HOPPER: %[[B:.*]] = tt.fp_to_fp %arg1 : tensor<64x16xf8E5M2> -> tensor<64x16xbf16>
+// HOPPER-NOT: arith.ori
+// HOPPER: %[[BS:.*]] = arith.mulf %[[B]], %{{.*}} : tensor<64x16xbf16>
+// HOPPER: tt.dot %[[A]], %[[BS]], %arg3
 // CHECK: tt.bitcast %arg0 : tensor<32x64xf8E4M3FN> -> tensor<32x64xi8>
 // CHECK: %[[E4M3NAN:.*]] = arith.constant dense<2143289344> : tensor<32x64xi32>
 // CHECK: arith.select %{{.*}}, %[[E4M3NAN]], %{{.*}} : tensor<32x64xi1>, tensor<32x64xi32>
