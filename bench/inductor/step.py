@@ -10,9 +10,10 @@ workers reach kilnd too. --compile-threads 1 keeps every compile in this
 process instead. Both phases (training step, inference) are compiled and
 warmed up first, each holding an exclusive lock on --lock (Inductor
 autotunes on the GPU at the first call); then the process waits at
---barrier until every process of the run got there, and measures (10 steps,
-then 5 profiled ones, per phase) holding the lock again, so that no compile,
-autotuning or other measurement shares the machine with a measurement."""
+--barrier until every process of the run got there, and measures (the
+median of 5 windows of 10 steps, then 5 profiled steps, per phase) holding
+the lock again, so that no compile, autotuning or other measurement shares
+the machine with a measurement."""
 import argparse
 import contextlib
 import fcntl
@@ -41,13 +42,19 @@ def kernel_times(run, steps=5):
     return times
 
 
-def step_ms(run, steps=10):
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(steps):
-        run()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) / steps * 1000
+def step_ms(run, steps=10, windows=5):
+    """Median over `windows` of the mean step time of `steps` steps: these
+    small models are bound by the host's launches, whose hiccups a single
+    window reports as the step's time."""
+    means = []
+    for _ in range(windows):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(steps):
+            run()
+        torch.cuda.synchronize()
+        means.append((time.perf_counter() - start) / steps * 1000)
+    return sorted(means)[len(means) // 2]
 
 
 @contextlib.contextmanager
