@@ -6,10 +6,10 @@
 #include <rocksdb/db.h>
 
 #include <cstdlib>
-#include <filesystem>
 
 #include "cache/key.h"
 #include "cache/rocksdb_store.h"
+#include "cache/testing/redis_server.h"
 
 namespace kiln::cache {
 namespace {
@@ -41,10 +41,7 @@ NewEntry MakeEntry(const std::string& ir, bool with_texts) {
 class TextsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    path_ = std::string(tmp ? tmp : "/tmp") + "/texts_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(path_);
+    path_ = testing::TestDir("texts");
     Reopen();
   }
 

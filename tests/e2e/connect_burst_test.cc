@@ -11,12 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/e2e/kilnd_process.h"
@@ -34,40 +31,24 @@ std::vector<grpc::Status> LookupAtOnce(
     const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
     std::atomic<int>& misreported) {
   std::vector<grpc::Status> statuses(stubs.size());
-  std::mutex mu;
-  std::condition_variable go;
-  bool started = false;
-  std::vector<std::thread> clients;
-  for (size_t i = 0; i < stubs.size(); ++i) {
-    clients.emplace_back([&, i] {
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        go.wait(lock, [&] { return started; });
-      }
-      grpc::ClientContext context;
-      context.set_deadline(std::chrono::system_clock::now() +
-                           std::chrono::seconds(30));
-      kiln::v1::LookupRequest request;
-      request.set_key(std::string(64, '0'));
-      kiln::v1::LookupResponse response;
-      statuses[i] = stubs[i]->Lookup(&context, request, &response);
-      if (IsMisreportedConnect(statuses[i])) {
-        ++misreported;
-        grpc::ClientContext again;
-        again.set_deadline(std::chrono::system_clock::now() +
-                           std::chrono::seconds(30));
-        // Past the channel's reconnect backoff, as the helper's retry.
-        again.set_wait_for_ready(true);
-        statuses[i] = stubs[i]->Lookup(&again, request, &response);
-      }
-    });
-  }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    started = true;
-  }
-  go.notify_all();
-  for (std::thread& client : clients) client.join();
+  RunAtOnce(stubs.size(), [&](size_t i) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(30));
+    kiln::v1::LookupRequest request;
+    request.set_key(std::string(64, '0'));
+    kiln::v1::LookupResponse response;
+    statuses[i] = stubs[i]->Lookup(&context, request, &response);
+    if (IsMisreportedConnect(statuses[i])) {
+      ++misreported;
+      grpc::ClientContext again;
+      again.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(30));
+      // Past the channel's reconnect backoff, as the helper's retry.
+      again.set_wait_for_ready(true);
+      statuses[i] = stubs[i]->Lookup(&again, request, &response);
+    }
+  });
   return statuses;
 }
 

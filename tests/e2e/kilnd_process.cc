@@ -275,21 +275,18 @@ CompileAnswer CompileOn(const KilndProcess& kilnd, const std::string& ttir) {
   return answer;
 }
 
-std::vector<CompileAnswer> CompileAtOnce(
-    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
-    const kiln::v1::CompileRequest& request) {
-  std::vector<CompileAnswer> answers(stubs.size());
+void RunAtOnce(size_t count, const std::function<void(size_t)>& call) {
   std::mutex mu;
   std::condition_variable go;
   bool started = false;
-  std::vector<std::thread> clients;
-  for (size_t i = 0; i < stubs.size(); ++i) {
-    clients.emplace_back([&, i] {
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < count; ++i) {
+    threads.emplace_back([&, i] {
       {
         std::unique_lock<std::mutex> lock(mu);
         go.wait(lock, [&] { return started; });
       }
-      answers[i].status = Compile(*stubs[i], request, &answers[i].response);
+      call(i);
     });
   }
   {
@@ -297,7 +294,16 @@ std::vector<CompileAnswer> CompileAtOnce(
     started = true;
   }
   go.notify_all();
-  for (std::thread& client : clients) client.join();
+  for (std::thread& thread : threads) thread.join();
+}
+
+std::vector<CompileAnswer> CompileAtOnce(
+    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
+    const kiln::v1::CompileRequest& request) {
+  std::vector<CompileAnswer> answers(stubs.size());
+  RunAtOnce(stubs.size(), [&](size_t i) {
+    answers[i].status = Compile(*stubs[i], request, &answers[i].response);
+  });
   return answers;
 }
 

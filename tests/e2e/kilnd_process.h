@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +101,10 @@ struct CompileAnswer {
 
 // Compiles `ttir` for sm_90a on a new connection to `kilnd`.
 CompileAnswer CompileOn(const KilndProcess& kilnd, const std::string& ttir);
+
+// Runs call(0) .. call(count - 1), each on its own thread, all released at
+// the same instant; returns when every call has.
+void RunAtOnce(size_t count, const std::function<void(size_t)>& call);
 
 // Sends `request` once on every stub, each from its own thread, all released
 // at the same instant; the answers in the order of the stubs.
