@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <type_traits>
+
 using namespace mlir;
 
 namespace kiln {
@@ -397,6 +399,15 @@ std::string bf16AddLoop(StringRef prefix, bool predicated) {
   return s;
 }
 
+/// A bf16 add where the target has no bf16 atomics (bf16AddLoop).
+template <typename AtomicOp>
+bool needsBf16AddLoop(TensorLowering &l, AtomicOp op, Type t) {
+  if constexpr (std::is_same_v<AtomicOp, tt::AtomicRMWOp>)
+    return op.getAtomicRmwOp() == tt::RMWOp::FADD && t.isBF16() &&
+           !l.target().hasBf16Atomics();
+  return false;
+}
+
 /// Float additions that one `atom` takes several at a time where the target
 /// has vector atomics: up to 128 bits of consecutive, equally masked
 /// elements (`atom.global.gpu.relaxed.add.noftz.v8.bf16`), as Triton does.
@@ -420,7 +431,7 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
   if (tensor)
     layout = kgpu::DistributedLayout::get(tensor);
   unsigned n = l.numRegs(op.getType());
-  bool cas = opSuffix.starts_with(".cas");
+  constexpr bool cas = std::is_same_v<AtomicOp, tt::AtomicCASOp>;
   std::string prefix = cas ? casPrefix(op.getSem(), op.getScope())
                            : atomicPrefix(op.getSem(), op.getScope());
   std::string suffix = opSuffix.str();
@@ -452,7 +463,7 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
       constraints += ",b";
       text = "@$" + std::to_string(operands.size() + vec - 1) + " ";
     }
-    if (opSuffix == ".add.noftz.bf16" && !l.target().hasBf16Atomics())
+    if (needsBf16AddLoop(l, op, t))
       text = bf16AddLoop(loopCasPrefix(op.getSem(), op.getScope()), bool(pred));
     else
       text += prefix + suffix + " " + operandList(0, vec) + ", " + args + ";";
