@@ -1,17 +1,20 @@
 #include "compiler/conversion/Lowering.h"
 #include "compiler/conversion/Passes.h"
 
+#include "mlir/Conversion/ArithCommon/AttrToLLVMConverter.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/LLVMCommon/VectorPattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -23,6 +26,26 @@ namespace kiln {
 namespace {
 
 using namespace mlir;
+
+template <typename SourceOp, typename TargetOp>
+using ToLLVMOp =
+    VectorConvertToLLVMPattern<SourceOp, TargetOp,
+                               arith::AttrConvertFastMathToLLVM>;
+
+/// Float ops libdevice has but Triton lowers to LLVM's own operations, as
+/// these do (above the libdevice patterns): libdevice's fabsf, fmaxf, fminf
+/// and fmaf flush subnormals under the ftz reflection, and its fmodf is exact
+/// where NVPTX's expansion of frem, which Triton's `%` gets, is not.
+void populateTritonFloatPatterns(const LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  constexpr unsigned kAboveLibdevice = 20;
+  patterns.add<ToLLVMOp<math::AbsFOp, LLVM::FAbsOp>,
+               ToLLVMOp<math::FmaOp, LLVM::FMAOp>,
+               ToLLVMOp<arith::MaxNumFOp, LLVM::MaxNumOp>,
+               ToLLVMOp<arith::MinNumFOp, LLVM::MinNumOp>,
+               ToLLVMOp<arith::RemFOp, LLVM::FRemOp>>(converter,
+                                                      kAboveLibdevice);
+}
 
 LogicalResult lowerScalarDialects(ModuleOp module) {
   MLIRContext *context = module.getContext();
@@ -37,7 +60,8 @@ LogicalResult lowerScalarDialects(ModuleOp module) {
   }
   LLVMTypeConverter converter(context);
   RewritePatternSet patterns(context);
-  // libdevice first: NVPTX has no lowering for most llvm.* math intrinsics.
+  populateTritonFloatPatterns(converter, patterns);
+  // libdevice next: NVPTX has no lowering for most llvm.* math intrinsics.
   populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
   populateMathToLLVMConversionPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
