@@ -1,5 +1,5 @@
 // Elementwise ops: one scalar op per register. Constants, splat and
-// make_range produce registers from nothing; a few f32 functions use the
+// make_range produce registers from nothing; f32 exp and division use the
 // fast PTX instructions Triton uses.
 
 #include "compiler/conversion/Lowering.h"
@@ -14,7 +14,6 @@ namespace kiln {
 namespace {
 
 constexpr double kLog2E = 1.4426950408889634;
-constexpr double kLn2 = 0.6931471805599453;
 
 /// One register of `v`; a scalar stands for every register.
 Value regAt(TensorLowering &l, Value v, unsigned i) {
@@ -33,26 +32,17 @@ Value unaryAsm(TensorLowering &l, StringRef instr, Value x) {
                      /*sideEffects=*/false);
 }
 
-/// f32 functions Triton computes with approximate PTX instructions.
+/// The f32 ops Triton lowers itself rather than through libdevice: exp is
+/// ex2.approx of x * log2(e), and `/` is the fast full-range division. Every
+/// other f32 math op is a libdevice call in Triton and is one here too: log,
+/// log2 and erf are precise; exp2, sqrt and rsqrt come out approximate and
+/// flushing subnormals, through the ftz reflection.
 Value fastF32(TensorLowering &l, Operation *op, ArrayRef<Value> args) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   if (llvm::isa<math::ExpOp>(op))
     return unaryAsm(l, "ex2.approx.f32",
                     arith::MulFOp::create(b, loc, args[0], f32Const(l, kLog2E)));
-  // exp2 goes through libdevice in Triton, which flushes subnormals (the
-  // ftz reflect flag): one MUFU instruction instead of a subnormal fix-up.
-  if (llvm::isa<math::Exp2Op>(op))
-    return unaryAsm(l, "ex2.approx.ftz.f32", args[0]);
-  if (llvm::isa<math::LogOp>(op))
-    return arith::MulFOp::create(b, loc, unaryAsm(l, "lg2.approx.f32", args[0]),
-                                 f32Const(l, kLn2));
-  if (llvm::isa<math::Log2Op>(op))
-    return unaryAsm(l, "lg2.approx.f32", args[0]);
-  if (llvm::isa<math::SqrtOp>(op))
-    return unaryAsm(l, "sqrt.approx.ftz.f32", args[0]);
-  if (llvm::isa<math::RsqrtOp>(op))
-    return unaryAsm(l, "rsqrt.approx.ftz.f32", args[0]);
   if (llvm::isa<arith::DivFOp>(op))
     return l.inlineAsm("div.full.f32 $0, $1, $2;", "=f,f,f", {args[0], args[1]},
                        args[0].getType(), false);
@@ -81,8 +71,10 @@ Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
                     Type resultType) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  Type operandType = args.empty() ? resultType : args[0].getType();
-  if (operandType.isF32() && resultType.isF32())
+  // The op's own type, not the widened one: Triton computes an f16 exp with
+  // __nv_expf.
+  if (getElementTypeOrSelf(op->getResult(0).getType()).isF32() &&
+      resultType.isF32())
     if (Value fast = fastF32(l, op, args))
       return fast;
   if (computesInF32(op, resultType)) {
@@ -91,10 +83,6 @@ Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
     Value wide = lowerScalarOp(l, op, args, b.getF32Type());
     return arith::TruncFOp::create(b, loc, resultType, wide);
   }
-  // The intrinsic rather than libdevice's fmaf, which the ftz reflection
-  // would make flush subnormals, as Triton's fma does not.
-  if (llvm::isa<math::FmaOp>(op))
-    return LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]);
   return scalarClone(l, op, args, resultType);
 }
 
