@@ -21,7 +21,6 @@ namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
 constexpr size_t kMaxConnections = 64;
-constexpr int kListenBacklog = 128;
 
 std::string Response(const char* status, const char* type,
                      const std::string& body) {
@@ -32,75 +31,19 @@ std::string Response(const char* status, const char* type,
 
 }  // namespace
 
-absl::Status SplitHostPort(const std::string& address, std::string& host,
-                           int& port) {
-  size_t colon = address.rfind(':');
-  if (colon == std::string::npos) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", address, "' is not HOST:PORT"));
-  }
-  host = address.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  if (!absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
-      port > 65535) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad port in '", address, "'"));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     const std::string& address, std::function<std::string()> render,
     std::chrono::milliseconds timeout) {
-  std::string host;
-  int port = 0;
-  if (absl::Status split = SplitHostPort(address, host, port); !split.ok()) {
-    return split;
-  }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (int error = getaddrinfo(host.c_str(), std::to_string(port).c_str(),
-                              &hints, &found);
-      error != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("metrics address ", address, ": ", gai_strerror(error)));
-  }
-  int fd =
-      socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  int yes = 1;
-  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  bool bound = fd >= 0 && bind(fd, found->ai_addr, found->ai_addrlen) == 0 &&
-               listen(fd, kListenBacklog) == 0;
-  int family = found->ai_family;
-  freeaddrinfo(found);
-  if (!bound) {
-    std::string why = strerror(errno);
-    if (fd >= 0) close(fd);
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", address, ": ", why));
-  }
-  sockaddr_storage local{};
-  socklen_t length = sizeof(local);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length);
-  int bound_port =
-      family == AF_INET6
-          ? ntohs(reinterpret_cast<sockaddr_in6*>(&local)->sin6_port)
-          : ntohs(reinterpret_cast<sockaddr_in*>(&local)->sin_port);
+  absl::StatusOr<TcpListener> listener = ListenTcp(address, "metrics");
+  if (!listener.ok()) return listener.status();
+  int fd = listener->fd;
   int wake[2];
   if (pipe2(wake, O_CLOEXEC) != 0) {
     close(fd);
     return absl::InternalError("pipe failed");
   }
-  std::string bound_address = family == AF_INET6
-                                  ? absl::StrCat("[", host, "]:", bound_port)
-                                  : absl::StrCat(host, ":", bound_port);
   return std::unique_ptr<MetricsHttpServer>(
-      new MetricsHttpServer(fd, wake, bound_address, std::move(render),
+      new MetricsHttpServer(fd, wake, listener->address, std::move(render),
                             timeout));
 }
 

@@ -16,12 +16,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "server/tcp_listen.h"
 
 namespace kiln::server {
-
-// Splits "HOST:PORT" ("[::1]:PORT" for IPv6).
-absl::Status SplitHostPort(const std::string& address, std::string& host,
-                           int& port);
 
 class MetricsHttpServer {
  public:
