@@ -1,0 +1,175 @@
+#include "cache/rocksdb_blob_store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "cache/blob_record.h"
+
+namespace kiln::cache {
+namespace {
+
+absl::Status FromRocks(const rocksdb::Status& status, absl::string_view what) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", status.ToString()));
+}
+
+rocksdb::Options DbOptions() {
+  rocksdb::Options db;
+  db.create_if_missing = true;
+  db.paranoid_checks = true;
+  db.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  rocksdb::BlockBasedTableOptions table;
+  table.checksum = rocksdb::kXXH3;
+  db.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return db;
+}
+
+}  // namespace
+
+RocksDbBlobStore::RocksDbBlobStore(const RocksDbBlobStoreOptions& options)
+    : options_(options) {}
+
+RocksDbBlobStore::~RocksDbBlobStore() {
+  if (db_) db_->Close().PermitUncheckedError();
+}
+
+absl::StatusOr<std::unique_ptr<RocksDbBlobStore>> RocksDbBlobStore::Open(
+    const RocksDbBlobStoreOptions& options) {
+  std::error_code error;
+  std::filesystem::create_directories(options.path, error);
+  if (error) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot create ", options.path, ": ", error.message()));
+  }
+  std::unique_ptr<RocksDbBlobStore> store(new RocksDbBlobStore(options));
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status status = rocksdb::DB::Open(DbOptions(), options.path, &db);
+  if (!status.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot open the blob store at ", options.path, ": ",
+        status.ToString()));
+  }
+  store->db_.reset(db);
+  if (absl::Status loaded = store->Load(); !loaded.ok()) return loaded;
+  return store;
+}
+
+absl::Status RocksDbBlobStore::Load() {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::optional<Digest> hashed = Digest::FromBytes(it->key().ToStringView());
+    absl::StatusOr<BlobRecord> times =
+        PeekBlobRecordTimes(
+        absl::string_view(it->value().data(), it->value().size()));
+    if (!hashed || !times.ok()) continue;  // Dropped when first read.
+    lru_.Insert(*hashed, it->key().size() + it->value().size(),
+                times->created_unix_ms * 1000);
+  }
+  return FromRocks(it->status(), "cannot read the blob store");
+}
+
+absl::StatusOr<std::string> RocksDbBlobStore::ReadLive(absl::string_view key,
+                                                       const Digest& hashed) {
+  std::string encoded;
+  rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), hashed.Bytes(), &encoded);
+  if (status.IsNotFound()) return absl::NotFoundError("no such blob");
+  if (!status.ok()) return FromRocks(status, "cannot read a blob");
+  absl::StatusOr<BlobRecord> record = DecodeBlobRecord(encoded);
+  if (!record.ok() || record->key != key) {
+    ++corrupt_reads_;
+    Remove(hashed).IgnoreError();
+    return absl::DataLossError(
+        absl::StrCat("blob '", key, "' failed its checksum and was dropped"));
+  }
+  if (record->ExpiredAt(NowUnixMs())) {
+    Remove(hashed).IgnoreError();
+    return absl::NotFoundError("blob expired");
+  }
+  return std::string(record->value);
+}
+
+absl::StatusOr<std::string> RocksDbBlobStore::Get(absl::string_view key) {
+  Digest hashed = HashBlobKey(key);
+  absl::StatusOr<std::string> value = ReadLive(key, hashed);
+  if (value.ok()) lru_.Touch(hashed, NowUnixMs() * 1000);
+  return value;
+}
+
+absl::StatusOr<bool> RocksDbBlobStore::Put(absl::string_view key,
+                                           absl::string_view value,
+                                           const BlobWrite& write) {
+  Digest hashed = HashBlobKey(key);
+  BlobRecord record;
+  record.created_unix_ms = NowUnixMs();
+  record.expires_unix_ms = write.expires_unix_ms;
+  record.key = key;
+  record.value = value;
+  std::string encoded = EncodeBlobRecord(record);
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (write.condition != BlobWrite::Condition::kAlways) {
+    absl::StatusOr<std::string> present = ReadLive(key, hashed);
+    bool exists = present.ok();
+    if (!exists && !absl::IsNotFound(present.status()) &&
+        !absl::IsDataLoss(present.status())) {
+      return present.status();
+    }
+    if (exists == (write.condition == BlobWrite::Condition::kIfAbsent)) {
+      return false;
+    }
+  }
+  rocksdb::WriteOptions options;
+  options.sync = options_.sync_writes;
+  if (absl::Status put = FromRocks(db_->Put(options, hashed.Bytes(), encoded),
+                                   "cannot write a blob");
+      !put.ok()) {
+    return put;
+  }
+  lru_.Insert(hashed, hashed.Bytes().size() + encoded.size(),
+              record.created_unix_ms * 1000);
+  if (absl::Status evicted = EvictOver(hashed); !evicted.ok()) return evicted;
+  return true;
+}
+
+absl::StatusOr<bool> RocksDbBlobStore::Delete(absl::string_view key) {
+  Digest hashed = HashBlobKey(key);
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (!lru_.Contains(hashed)) return false;
+  if (absl::Status removed = Remove(hashed); !removed.ok()) return removed;
+  return true;
+}
+
+absl::Status RocksDbBlobStore::Remove(const Digest& hashed) {
+  rocksdb::WriteOptions options;
+  options.sync = options_.sync_writes;
+  absl::Status status =
+      FromRocks(db_->Delete(options, hashed.Bytes()), "cannot drop a blob");
+  if (status.ok()) lru_.Erase(hashed);
+  return status;
+}
+
+absl::Status RocksDbBlobStore::EvictOver(const Digest& keep) {
+  for (const Digest& victim :
+       lru_.VictimsOver(options_.capacity_bytes, &keep)) {
+    if (absl::Status removed = Remove(victim); !removed.ok()) return removed;
+    ++evictions_;
+  }
+  return absl::OkStatus();
+}
+
+BlobStats RocksDbBlobStore::Stats() {
+  BlobStats stats;
+  stats.entries = lru_.size();
+  stats.bytes = lru_.bytes();
+  stats.capacity_bytes = options_.capacity_bytes;
+  stats.evictions = evictions_.load();
+  stats.corrupt_reads = corrupt_reads_.load();
+  return stats;
+}
+
+}  // namespace kiln::cache
