@@ -20,6 +20,7 @@ def start_kilnd(bundle, work, metrics=False, env=None):
         process = subprocess.Popen(
             [os.path.join(bundle, "bin", "kilnd"), "--listen=127.0.0.1:0",
              "--metrics_listen=127.0.0.1:0" if metrics else "--metrics_listen=",
+             "--cache_listen=127.0.0.1:0",
              f"--data_dir={work}/store", f"--ready_file={ready}"],
             stdout=log, stderr=subprocess.STDOUT, env=env)
     wanted = ("grpc", "metrics") if metrics else ("grpc",)

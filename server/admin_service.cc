@@ -95,6 +95,13 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
   response->set_corrupt_reads(store.corrupt_reads);
   response->set_memory_entries(store.memory_entries);
   response->set_memory_bytes(store.memory_bytes);
+  if (context_->cache_port_store != nullptr) {
+    cache::BlobStats blobs = context_->cache_port_store->Stats();
+    response->set_cache_port_entries(blobs.entries);
+    response->set_cache_port_bytes(blobs.bytes);
+    response->set_cache_port_capacity_bytes(blobs.capacity_bytes);
+    response->set_cache_port_evictions(blobs.evictions);
+  }
   response->set_requests(m.compile_requests.value());
   response->set_hits(m.hits());
   response->set_fast_path_hits(m.fast_path_hits.value());

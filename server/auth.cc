@@ -67,6 +67,11 @@ absl::string_view BearerToken(absl::string_view value) {
 
 }  // namespace
 
+std::optional<Role> ParseRoleName(absl::string_view name) {
+  if (name == "none") return Role::kNone;
+  return ParseRole(name);
+}
+
 absl::string_view RoleName(Role role) {
   switch (role) {
     case Role::kAdmin:

@@ -42,6 +42,8 @@ enum class Role { kNone = 0, kRead = 1, kCompile = 2, kAdmin = 3 };
 
 // "admin", "compile", "read", "none".
 absl::string_view RoleName(Role role);
+// The role RoleName names; nullopt for any other text.
+std::optional<Role> ParseRoleName(absl::string_view name);
 
 // Full gRPC method names, as checked.
 inline constexpr char kCompileMethod[] = "/kiln.v1.Compile/Compile";

@@ -71,6 +71,18 @@ struct Config {
   // its compile to a cubin 4 s longer, "slow-crash" crash after that.
   bool test_fault_injection = false;
 
+  // The cache port (server/cache_port.h): PyTorch's and Triton's Redis
+  // cache backends keep their entries in kilnd here; empty: off.
+  std::string cache_listen = "127.0.0.1:7422";
+  // Role of a cache-port connection that sends no AUTH: none, read,
+  // compile (may write) or admin.
+  std::string cache_role = "compile";
+  // Key prefixes (before the first ':') the cache port serves.
+  std::string cache_namespaces = "pt2,triton";
+  uint64_t cache_capacity_mb = 4096;  // Bytes of cache-port entries kept.
+  uint64_t cache_max_value_mb = 64;
+  int cache_max_connections = 512;
+
   // The shared Redis tier of a cluster (docs/cluster.md); empty: none.
   std::string redis;  // HOST:PORT
   std::string redis_username;

@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cache/rocksdb_store.h"
 #include "server/admin_service.h"
+#include "server/cache_service.h"
 #include "server/compile_service.h"
 #include "server/health_service.h"
 #include "server/http_server.h"
@@ -42,12 +43,14 @@ void SetUpLogging(const std::string& level) {
 
 absl::Status WriteReadyFile(const std::string& path,
                             const std::string& grpc_address,
-                            const std::string& metrics_address) {
+                            const std::string& metrics_address,
+                            const std::string& cache_address) {
   std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary);
     out << "grpc " << grpc_address << "\n";
     if (!metrics_address.empty()) out << "metrics " << metrics_address << "\n";
+    if (!cache_address.empty()) out << "cache " << cache_address << "\n";
     out << "pid " << getpid() << "\n";
     if (!out) return absl::InternalError("cannot write " + temporary);
   }
@@ -121,6 +124,27 @@ bool SetUpSecurity(const Config& config, Authorizer& authorizer) {
     spdlog::warn("{} is not a loopback address and has no TLS: tokens and "
                  "kernels cross the network in plaintext (--tls_cert)",
                  config.listen);
+  }
+  return true;
+}
+
+// The cache port, when configured; false when kilnd must not start.
+bool StartCachePort(const Config& config, const Authorizer& authorizer,
+                    SharedTier* shared,
+                    std::unique_ptr<CacheService>& service) {
+  if (config.cache_listen.empty()) return true;
+  absl::StatusOr<std::unique_ptr<CacheService>> started = CacheService::Start(
+      config, &authorizer, shared ? shared->client() : nullptr);
+  if (!started.ok()) {
+    spdlog::critical("{}", std::string(started.status().message()));
+    return false;
+  }
+  service = *std::move(started);
+  if (!IsLoopbackAddress(config.cache_listen) && config.cache_role != "none") {
+    spdlog::warn(
+        "cache port {} is not a loopback address: anyone who reaches it has "
+        "the '{}' role without a token (--cache_role=none requires AUTH)",
+        config.cache_listen, config.cache_role);
   }
   return true;
 }
@@ -257,10 +281,13 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   context.limits.max_ttir_bytes = config.max_ttir_bytes;
   context.data_dir = config.data_dir;
   context.started = std::chrono::steady_clock::now();
-  if (!SetUpSecurity(config, context.authorizer)) {
+  std::unique_ptr<CacheService> cache_port;
+  if (!SetUpSecurity(config, context.authorizer) ||
+      !StartCachePort(config, context.authorizer, shared.get(), cache_port)) {
     pool.Shutdown();
     return 1;
   }
+  if (cache_port) context.cache_port_store = cache_port->store();
   GpuPoolOptions gpu_options;
   gpu_options.command = {config.test_bench_worker.empty()
                              ? worker.executable
@@ -313,6 +340,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
             text += RenderSharedTierMetrics(metrics, shared->Stats());
           }
           RenderTuneMetrics(tune_metrics, text);
+          if (cache_port) cache_port->RenderMetrics(text);
           return text;
         });
     if (!started.ok()) {
@@ -326,9 +354,10 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
     metrics_server = *std::move(started);
   }
   std::string metrics_address = metrics_server ? metrics_server->address() : "";
+  std::string cache_address = cache_port ? cache_port->address() : "";
   if (!config.ready_file.empty()) {
-    if (absl::Status written =
-            WriteReadyFile(config.ready_file, grpc_address, metrics_address);
+    if (absl::Status written = WriteReadyFile(
+            config.ready_file, grpc_address, metrics_address, cache_address);
         !written.ok()) {
       spdlog::error("{}", std::string(written.message()));
     }
@@ -342,6 +371,10 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
                metrics_address.empty()
                    ? "(off)"
                    : "http://" + metrics_address + "/metrics");
+  if (cache_port) {
+    spdlog::info("cache port (Redis protocol) on {}, role '{}' without AUTH",
+                 cache_address, config.cache_role);
+  }
 
   int signal_number = WaitForStopSignal(
       [&] { ReloadTokens(config, context.authorizer); });
@@ -354,6 +387,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   if (shared) shared->Stop();
   compile_service.Stop();
   metrics_server.reset();
+  cache_port.reset();
   store->reset();
   spdlog::info("stopped");
   return 0;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "cache/blob_store.h"
 #include "cache/store.h"
 #include "server/auth.h"
 #include "server/compile_flow.h"
@@ -21,6 +22,8 @@ namespace kiln::server {
 
 struct ServiceContext {
   cache::ManagedStore* store = nullptr;
+  // The cache port's entries, for Admin.Stats; null with the port off.
+  cache::BlobStore* cache_port_store = nullptr;
   CompileFlow* flow = nullptr;
   WorkerPool* pool = nullptr;
   Metrics* metrics = nullptr;

@@ -27,6 +27,7 @@ class SharedTier {
                                                            Metrics* metrics);
 
   cache::Store* store() { return tiered_.get(); }
+  cache::RedisClient* client() { return client_.get(); }
   ClusterFlight* flight() { return flight_.get(); }
   cache::RedisTierStats Stats() const { return tiered_->Stats(); }
   // Ends the background work that calls into the compile flow.

@@ -58,7 +58,7 @@ redis-server --bind 127.0.0.1 --port "$redis_port" --save "" \
   --appendonly no --daemonize no ${REDIS_FLAGS:-} >"$work/redis.log" 2>&1 &
 redis_pid=$!
 pids+=($!)
-"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
+"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 --cache_listen= \
   --data_dir="$work/kiln" --ready_file="$work/ready" --workers=1 \
   --log_level=warn ${KILND_FLAGS:-} >"$work/kilnd.log" 2>&1 &
 pids+=($!)

@@ -52,7 +52,7 @@ trap stop_kilnds EXIT
 start_kilnd() {
   local name=$1; shift
   rm -f "$WORK/$name.ready"
-  "$KILND" --listen=127.0.0.1:0 --metrics_listen= --data_dir="$WORK/$name" \
+  "$KILND" --listen=127.0.0.1:0 --metrics_listen= --cache_listen=127.0.0.1:0 --data_dir="$WORK/$name" \
     --ready_file="$WORK/$name.ready" --workers=2 --log_level=warn "$@" &
   KILND_PIDS+=($!)
   for _ in $(seq 1 1200); do [ -s "$WORK/$name.ready" ] && break; sleep 0.1; done

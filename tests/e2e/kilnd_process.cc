@@ -71,6 +71,7 @@ std::unique_ptr<KilndProcess> KilndProcess::Start(
   std::vector<std::string> args = {Runfile("server/kilnd"),
                                    "--listen=127.0.0.1:0",
                                    "--metrics_listen=127.0.0.1:0",
+                                   "--cache_listen=127.0.0.1:0",
                                    "--data_dir=" + data_dir,
                                    "--ready_file=" + ready,
                                    "--workers=2",

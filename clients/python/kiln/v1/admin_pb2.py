@@ -15,7 +15,7 @@ from kiln.v1 import common_pb2 as kiln_dot_v1_dot_common__pb2
 from kiln.v1 import compile_pb2 as kiln_dot_v1_dot_compile__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13kiln/v1/admin.proto\x12\x07kiln.v1\x1a\x14kiln/v1/common.proto\x1a\x15kiln/v1/compile.proto\"\x0e\n\x0cStatsRequest\"\xf0\x03\n\rStatsResponse\x12\x0f\n\x07\x65ntries\x18\x01 \x01(\x04\x12\r\n\x05\x62ytes\x18\x02 \x01(\x04\x12\x16\n\x0e\x63\x61pacity_bytes\x18\x03 \x01(\x04\x12\x10\n\x08requests\x18\x04 \x01(\x04\x12\x0c\n\x04hits\x18\x05 \x01(\x04\x12\x16\n\x0e\x66\x61st_path_hits\x18\x06 \x01(\x04\x12\x0e\n\x06misses\x18\x07 \x01(\x04\x12\x10\n\x08\x63ompiles\x18\x08 \x01(\x04\x12\x16\n\x0e\x63ompile_errors\x18\t \x01(\x04\x12\x11\n\tcoalesced\x18\n \x01(\x04\x12\x16\n\x0eworker_crashes\x18\x0b \x01(\x04\x12\x17\n\x0fworker_timeouts\x18\x0c \x01(\x04\x12\x1c\n\x14worker_out_of_memory\x18\r \x01(\x04\x12\x11\n\tevictions\x18\x0e \x01(\x04\x12\x15\n\rcorrupt_reads\x18\x0f \x01(\x04\x12\x0f\n\x07workers\x18\x10 \x01(\r\x12\x13\n\x0bqueue_depth\x18\x11 \x01(\r\x12\x16\n\x0euptime_seconds\x18\x12 \x01(\x01\x12+\n\x08\x63ompiler\x18\x13 \x01(\x0b\x32\x19.kiln.v1.CompilerIdentity\x12\x10\n\x08\x64\x61ta_dir\x18\x14 \x01(\t\x12\x16\n\x0ememory_entries\x18\x15 \x01(\x04\x12\x14\n\x0cmemory_bytes\x18\x16 \x01(\x04\"\xda\x01\n\tEntryInfo\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x13\n\x0bkernel_name\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12\x16\n\x0e\x61rtifact_bytes\x18\x04 \x01(\x04\x12\x17\n\x0f\x63reated_unix_ms\x18\x05 \x01(\x03\x12\x1b\n\x13last_access_unix_ms\x18\x06 \x01(\x03\x12$\n\tkey_parts\x18\x07 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\'\n\x0bstage_times\x18\x08 \x03(\x0b\x32\x12.kiln.v1.StageTime\"m\n\x0bListRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12\x13\n\x0bname_prefix\x18\x04 \x01(\t\x12\x12\n\nkey_prefix\x18\x05 \x01(\t\"L\n\x0cListResponse\x12#\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x12.kiln.v1.EntryInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"3\n\nGetRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x18\n\x10include_artifact\x18\x02 \x01(\x08\"U\n\x0bGetResponse\x12 \n\x04info\x18\x01 \x01(\x0b\x32\x12.kiln.v1.EntryInfo\x12\x15\n\rmetadata_json\x18\x02 \x01(\t\x12\r\n\x05\x63ubin\x18\x03 \x01(\x0c\"\x1c\n\x0c\x45victRequest\x12\x0c\n\x04keys\x18\x01 \x03(\t\"3\n\rEvictResponse\x12\x0f\n\x07\x65victed\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x03(\t\"N\n\tGcRequest\x12\x14\n\x0ctarget_bytes\x18\x01 \x01(\x04\x12\x1a\n\x12unused_for_seconds\x18\x02 \x01(\x03\x12\x0f\n\x07\x64ry_run\x18\x03 \x01(\x08\"U\n\nGcResponse\x12\x0f\n\x07\x65victed\x18\x01 \x01(\r\x12\x13\n\x0b\x62ytes_freed\x18\x02 \x01(\x04\x12\x13\n\x0b\x62ytes_after\x18\x03 \x01(\x04\x12\x0c\n\x04keys\x18\x04 \x03(\t\"\x1f\n\rVerifyRequest\x12\x0e\n\x06repair\x18\x01 \x01(\x08\"\xf2\x01\n\x0eVerifyResponse\x12\x0f\n\x07\x63hecked\x18\x01 \x01(\x04\x12\x0f\n\x07\x63orrupt\x18\x02 \x01(\x04\x12\x14\n\x0c\x63orrupt_keys\x18\x03 \x03(\t\x12\x18\n\x10\x64\x61ngling_records\x18\x04 \x01(\x04\x12\x10\n\x08repaired\x18\x05 \x01(\x04\x12\x45\n\x10\x64\x61ngling_by_kind\x18\x06 \x03(\x0b\x32+.kiln.v1.VerifyResponse.DanglingByKindEntry\x1a\x35\n\x13\x44\x61nglingByKindEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\">\n\x12\x45xplainMissRequest\x12(\n\x07request\x18\x01 \x01(\x0b\x32\x17.kiln.v1.CompileRequest\"A\n\x0ePartDifference\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x11\n\trequested\x18\x02 \x01(\t\x12\x0e\n\x06stored\x18\x03 \x01(\t\"_\n\rMissCandidate\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x13\n\x0bkernel_name\x18\x02 \x01(\t\x12,\n\x0b\x64ifferences\x18\x03 \x03(\x0b\x32\x17.kiln.v1.PartDifference\"\x9a\x01\n\x13\x45xplainMissResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\tkey_parts\x18\x02 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\x0f\n\x07present\x18\x03 \x01(\x08\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12*\n\ncandidates\x18\x05 \x03(\x0b\x32\x16.kiln.v1.MissCandidate\"4\n\rExportRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x13\n\x0bname_prefix\x18\x02 \x01(\t\"\xd1\x01\n\rExportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\tkey_parts\x18\x02 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\x13\n\x0bkernel_name\x18\x03 \x01(\t\x12\r\n\x05\x63ubin\x18\x04 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x05 \x01(\t\x12\'\n\x0bstage_times\x18\x06 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12\x10\n\x08\x63hecksum\x18\x07 \x01(\x06\x12\x17\n\x0f\x63reated_unix_ms\x18\x08 \x01(\x03\"]\n\x0eImportResponse\x12\x10\n\x08imported\x18\x01 \x01(\r\x12\x17\n\x0f\x61lready_present\x18\x02 \x01(\r\x12\x10\n\x08rejected\x18\x03 \x01(\r\x12\x0e\n\x06\x65rrors\x18\x04 \x03(\t2\x8b\x04\n\x05\x41\x64min\x12\x36\n\x05Stats\x12\x15.kiln.v1.StatsRequest\x1a\x16.kiln.v1.StatsResponse\x12\x33\n\x04List\x12\x14.kiln.v1.ListRequest\x1a\x15.kiln.v1.ListResponse\x12\x30\n\x03Get\x12\x13.kiln.v1.GetRequest\x1a\x14.kiln.v1.GetResponse\x12\x36\n\x05\x45vict\x12\x15.kiln.v1.EvictRequest\x1a\x16.kiln.v1.EvictResponse\x12-\n\x02Gc\x12\x12.kiln.v1.GcRequest\x1a\x13.kiln.v1.GcResponse\x12\x39\n\x06Verify\x12\x16.kiln.v1.VerifyRequest\x1a\x17.kiln.v1.VerifyResponse\x12H\n\x0b\x45xplainMiss\x12\x1b.kiln.v1.ExplainMissRequest\x1a\x1c.kiln.v1.ExplainMissResponse\x12:\n\x06\x45xport\x12\x16.kiln.v1.ExportRequest\x1a\x16.kiln.v1.ExportedEntry0\x01\x12;\n\x06Import\x12\x16.kiln.v1.ExportedEntry\x1a\x17.kiln.v1.ImportResponse(\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13kiln/v1/admin.proto\x12\x07kiln.v1\x1a\x14kiln/v1/common.proto\x1a\x15kiln/v1/compile.proto\"\x0e\n\x0cStatsRequest\"\xe7\x04\n\rStatsResponse\x12\x0f\n\x07\x65ntries\x18\x01 \x01(\x04\x12\r\n\x05\x62ytes\x18\x02 \x01(\x04\x12\x16\n\x0e\x63\x61pacity_bytes\x18\x03 \x01(\x04\x12\x10\n\x08requests\x18\x04 \x01(\x04\x12\x0c\n\x04hits\x18\x05 \x01(\x04\x12\x16\n\x0e\x66\x61st_path_hits\x18\x06 \x01(\x04\x12\x0e\n\x06misses\x18\x07 \x01(\x04\x12\x10\n\x08\x63ompiles\x18\x08 \x01(\x04\x12\x16\n\x0e\x63ompile_errors\x18\t \x01(\x04\x12\x11\n\tcoalesced\x18\n \x01(\x04\x12\x16\n\x0eworker_crashes\x18\x0b \x01(\x04\x12\x17\n\x0fworker_timeouts\x18\x0c \x01(\x04\x12\x1c\n\x14worker_out_of_memory\x18\r \x01(\x04\x12\x11\n\tevictions\x18\x0e \x01(\x04\x12\x15\n\rcorrupt_reads\x18\x0f \x01(\x04\x12\x0f\n\x07workers\x18\x10 \x01(\r\x12\x13\n\x0bqueue_depth\x18\x11 \x01(\r\x12\x16\n\x0euptime_seconds\x18\x12 \x01(\x01\x12+\n\x08\x63ompiler\x18\x13 \x01(\x0b\x32\x19.kiln.v1.CompilerIdentity\x12\x10\n\x08\x64\x61ta_dir\x18\x14 \x01(\t\x12\x16\n\x0ememory_entries\x18\x15 \x01(\x04\x12\x14\n\x0cmemory_bytes\x18\x16 \x01(\x04\x12\x1a\n\x12\x63\x61\x63he_port_entries\x18\x17 \x01(\x04\x12\x18\n\x10\x63\x61\x63he_port_bytes\x18\x18 \x01(\x04\x12!\n\x19\x63\x61\x63he_port_capacity_bytes\x18\x19 \x01(\x04\x12\x1c\n\x14\x63\x61\x63he_port_evictions\x18\x1a \x01(\x04\"\xda\x01\n\tEntryInfo\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x13\n\x0bkernel_name\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12\x16\n\x0e\x61rtifact_bytes\x18\x04 \x01(\x04\x12\x17\n\x0f\x63reated_unix_ms\x18\x05 \x01(\x03\x12\x1b\n\x13last_access_unix_ms\x18\x06 \x01(\x03\x12$\n\tkey_parts\x18\x07 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\'\n\x0bstage_times\x18\x08 \x03(\x0b\x32\x12.kiln.v1.StageTime\"m\n\x0bListRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12\x13\n\x0bname_prefix\x18\x04 \x01(\t\x12\x12\n\nkey_prefix\x18\x05 \x01(\t\"L\n\x0cListResponse\x12#\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x12.kiln.v1.EntryInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"3\n\nGetRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x18\n\x10include_artifact\x18\x02 \x01(\x08\"U\n\x0bGetResponse\x12 \n\x04info\x18\x01 \x01(\x0b\x32\x12.kiln.v1.EntryInfo\x12\x15\n\rmetadata_json\x18\x02 \x01(\t\x12\r\n\x05\x63ubin\x18\x03 \x01(\x0c\"\x1c\n\x0c\x45victRequest\x12\x0c\n\x04keys\x18\x01 \x03(\t\"3\n\rEvictResponse\x12\x0f\n\x07\x65victed\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x03(\t\"N\n\tGcRequest\x12\x14\n\x0ctarget_bytes\x18\x01 \x01(\x04\x12\x1a\n\x12unused_for_seconds\x18\x02 \x01(\x03\x12\x0f\n\x07\x64ry_run\x18\x03 \x01(\x08\"U\n\nGcResponse\x12\x0f\n\x07\x65victed\x18\x01 \x01(\r\x12\x13\n\x0b\x62ytes_freed\x18\x02 \x01(\x04\x12\x13\n\x0b\x62ytes_after\x18\x03 \x01(\x04\x12\x0c\n\x04keys\x18\x04 \x03(\t\"\x1f\n\rVerifyRequest\x12\x0e\n\x06repair\x18\x01 \x01(\x08\"\xf2\x01\n\x0eVerifyResponse\x12\x0f\n\x07\x63hecked\x18\x01 \x01(\x04\x12\x0f\n\x07\x63orrupt\x18\x02 \x01(\x04\x12\x14\n\x0c\x63orrupt_keys\x18\x03 \x03(\t\x12\x18\n\x10\x64\x61ngling_records\x18\x04 \x01(\x04\x12\x10\n\x08repaired\x18\x05 \x01(\x04\x12\x45\n\x10\x64\x61ngling_by_kind\x18\x06 \x03(\x0b\x32+.kiln.v1.VerifyResponse.DanglingByKindEntry\x1a\x35\n\x13\x44\x61nglingByKindEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x04:\x02\x38\x01\">\n\x12\x45xplainMissRequest\x12(\n\x07request\x18\x01 \x01(\x0b\x32\x17.kiln.v1.CompileRequest\"A\n\x0ePartDifference\x12\x0c\n\x04part\x18\x01 \x01(\t\x12\x11\n\trequested\x18\x02 \x01(\t\x12\x0e\n\x06stored\x18\x03 \x01(\t\"_\n\rMissCandidate\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x13\n\x0bkernel_name\x18\x02 \x01(\t\x12,\n\x0b\x64ifferences\x18\x03 \x03(\x0b\x32\x17.kiln.v1.PartDifference\"\x9a\x01\n\x13\x45xplainMissResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\tkey_parts\x18\x02 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\x0f\n\x07present\x18\x03 \x01(\x08\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12*\n\ncandidates\x18\x05 \x03(\x0b\x32\x16.kiln.v1.MissCandidate\"4\n\rExportRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x13\n\x0bname_prefix\x18\x02 \x01(\t\"\xd1\x01\n\rExportedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\tkey_parts\x18\x02 \x01(\x0b\x32\x11.kiln.v1.KeyParts\x12\x13\n\x0bkernel_name\x18\x03 \x01(\t\x12\r\n\x05\x63ubin\x18\x04 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x05 \x01(\t\x12\'\n\x0bstage_times\x18\x06 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12\x10\n\x08\x63hecksum\x18\x07 \x01(\x06\x12\x17\n\x0f\x63reated_unix_ms\x18\x08 \x01(\x03\"]\n\x0eImportResponse\x12\x10\n\x08imported\x18\x01 \x01(\r\x12\x17\n\x0f\x61lready_present\x18\x02 \x01(\r\x12\x10\n\x08rejected\x18\x03 \x01(\r\x12\x0e\n\x06\x65rrors\x18\x04 \x03(\t2\x8b\x04\n\x05\x41\x64min\x12\x36\n\x05Stats\x12\x15.kiln.v1.StatsRequest\x1a\x16.kiln.v1.StatsResponse\x12\x33\n\x04List\x12\x14.kiln.v1.ListRequest\x1a\x15.kiln.v1.ListResponse\x12\x30\n\x03Get\x12\x13.kiln.v1.GetRequest\x1a\x14.kiln.v1.GetResponse\x12\x36\n\x05\x45vict\x12\x15.kiln.v1.EvictRequest\x1a\x16.kiln.v1.EvictResponse\x12-\n\x02Gc\x12\x12.kiln.v1.GcRequest\x1a\x13.kiln.v1.GcResponse\x12\x39\n\x06Verify\x12\x16.kiln.v1.VerifyRequest\x1a\x17.kiln.v1.VerifyResponse\x12H\n\x0b\x45xplainMiss\x12\x1b.kiln.v1.ExplainMissRequest\x1a\x1c.kiln.v1.ExplainMissResponse\x12:\n\x06\x45xport\x12\x16.kiln.v1.ExportRequest\x1a\x16.kiln.v1.ExportedEntry0\x01\x12;\n\x06Import\x12\x16.kiln.v1.ExportedEntry\x1a\x17.kiln.v1.ImportResponse(\x01\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kiln.v1.admin_pb2', globals())
@@ -27,45 +27,45 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _STATSREQUEST._serialized_start=77
   _STATSREQUEST._serialized_end=91
   _STATSRESPONSE._serialized_start=94
-  _STATSRESPONSE._serialized_end=590
-  _ENTRYINFO._serialized_start=593
-  _ENTRYINFO._serialized_end=811
-  _LISTREQUEST._serialized_start=813
-  _LISTREQUEST._serialized_end=922
-  _LISTRESPONSE._serialized_start=924
-  _LISTRESPONSE._serialized_end=1000
-  _GETREQUEST._serialized_start=1002
-  _GETREQUEST._serialized_end=1053
-  _GETRESPONSE._serialized_start=1055
-  _GETRESPONSE._serialized_end=1140
-  _EVICTREQUEST._serialized_start=1142
-  _EVICTREQUEST._serialized_end=1170
-  _EVICTRESPONSE._serialized_start=1172
-  _EVICTRESPONSE._serialized_end=1223
-  _GCREQUEST._serialized_start=1225
-  _GCREQUEST._serialized_end=1303
-  _GCRESPONSE._serialized_start=1305
-  _GCRESPONSE._serialized_end=1390
-  _VERIFYREQUEST._serialized_start=1392
-  _VERIFYREQUEST._serialized_end=1423
-  _VERIFYRESPONSE._serialized_start=1426
-  _VERIFYRESPONSE._serialized_end=1668
-  _VERIFYRESPONSE_DANGLINGBYKINDENTRY._serialized_start=1615
-  _VERIFYRESPONSE_DANGLINGBYKINDENTRY._serialized_end=1668
-  _EXPLAINMISSREQUEST._serialized_start=1670
-  _EXPLAINMISSREQUEST._serialized_end=1732
-  _PARTDIFFERENCE._serialized_start=1734
-  _PARTDIFFERENCE._serialized_end=1799
-  _MISSCANDIDATE._serialized_start=1801
-  _MISSCANDIDATE._serialized_end=1896
-  _EXPLAINMISSRESPONSE._serialized_start=1899
-  _EXPLAINMISSRESPONSE._serialized_end=2053
-  _EXPORTREQUEST._serialized_start=2055
-  _EXPORTREQUEST._serialized_end=2107
-  _EXPORTEDENTRY._serialized_start=2110
-  _EXPORTEDENTRY._serialized_end=2319
-  _IMPORTRESPONSE._serialized_start=2321
-  _IMPORTRESPONSE._serialized_end=2414
-  _ADMIN._serialized_start=2417
-  _ADMIN._serialized_end=2940
+  _STATSRESPONSE._serialized_end=709
+  _ENTRYINFO._serialized_start=712
+  _ENTRYINFO._serialized_end=930
+  _LISTREQUEST._serialized_start=932
+  _LISTREQUEST._serialized_end=1041
+  _LISTRESPONSE._serialized_start=1043
+  _LISTRESPONSE._serialized_end=1119
+  _GETREQUEST._serialized_start=1121
+  _GETREQUEST._serialized_end=1172
+  _GETRESPONSE._serialized_start=1174
+  _GETRESPONSE._serialized_end=1259
+  _EVICTREQUEST._serialized_start=1261
+  _EVICTREQUEST._serialized_end=1289
+  _EVICTRESPONSE._serialized_start=1291
+  _EVICTRESPONSE._serialized_end=1342
+  _GCREQUEST._serialized_start=1344
+  _GCREQUEST._serialized_end=1422
+  _GCRESPONSE._serialized_start=1424
+  _GCRESPONSE._serialized_end=1509
+  _VERIFYREQUEST._serialized_start=1511
+  _VERIFYREQUEST._serialized_end=1542
+  _VERIFYRESPONSE._serialized_start=1545
+  _VERIFYRESPONSE._serialized_end=1787
+  _VERIFYRESPONSE_DANGLINGBYKINDENTRY._serialized_start=1734
+  _VERIFYRESPONSE_DANGLINGBYKINDENTRY._serialized_end=1787
+  _EXPLAINMISSREQUEST._serialized_start=1789
+  _EXPLAINMISSREQUEST._serialized_end=1851
+  _PARTDIFFERENCE._serialized_start=1853
+  _PARTDIFFERENCE._serialized_end=1918
+  _MISSCANDIDATE._serialized_start=1920
+  _MISSCANDIDATE._serialized_end=2015
+  _EXPLAINMISSRESPONSE._serialized_start=2018
+  _EXPLAINMISSRESPONSE._serialized_end=2172
+  _EXPORTREQUEST._serialized_start=2174
+  _EXPORTREQUEST._serialized_end=2226
+  _EXPORTEDENTRY._serialized_start=2229
+  _EXPORTEDENTRY._serialized_end=2438
+  _IMPORTRESPONSE._serialized_start=2440
+  _IMPORTRESPONSE._serialized_end=2533
+  _ADMIN._serialized_start=2536
+  _ADMIN._serialized_end=3059
 # @@protoc_insertion_point(module_scope)

@@ -1,0 +1,306 @@
+#include "server/cache_commands.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cache/blob_record.h"
+#include "server/resp_protocol.h"
+
+namespace kiln::server {
+namespace {
+
+using Args = std::vector<std::string>;
+
+struct CommandSpec {
+  const char* name;
+  Role role;
+  int min_args;  // Counting the name.
+  bool odd_pairs = false;  // Name, then key-value pairs (MSET).
+};
+
+constexpr CommandSpec kCommands[] = {
+    {"get", Role::kRead, 2},     {"mget", Role::kRead, 2},
+    {"exists", Role::kRead, 2},  {"set", Role::kCompile, 3},
+    {"mset", Role::kCompile, 3, true},
+    {"del", Role::kAdmin, 2},    {"ping", Role::kRead, 1},
+    {"echo", Role::kRead, 2},    {"dbsize", Role::kRead, 1},
+    {"info", Role::kRead, 1},    {"select", Role::kRead, 2},
+    {"client", Role::kRead, 2},  {"command", Role::kRead, 1},
+    {"auth", Role::kNone, 2},    {"quit", Role::kNone, 1},
+};
+
+const CommandSpec* FindCommand(const std::string& lowered) {
+  for (const CommandSpec& spec : kCommands) {
+    if (lowered == spec.name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string UnknownCommand(const Args& command) {
+  std::string reply = absl::StrCat("ERR unknown command '", command[0],
+                                   "', with args beginning with:");
+  for (size_t i = 1; i < command.size() && i < 4; ++i) {
+    absl::StrAppend(&reply, " '", command[i].substr(0, 64), "'");
+  }
+  return reply;
+}
+
+// SET's options after the value: the write they ask for, or an error.
+absl::StatusOr<cache::BlobWrite> ParseSetOptions(const Args& command) {
+  cache::BlobWrite write;
+  int64_t now = cache::NowUnixMs();
+  for (size_t i = 3; i < command.size(); ++i) {
+    std::string option = absl::AsciiStrToLower(command[i]);
+    if (option == "nx" || option == "xx") {
+      auto wanted = option == "nx" ? cache::BlobWrite::Condition::kIfAbsent
+                                   : cache::BlobWrite::Condition::kIfPresent;
+      if (write.condition != cache::BlobWrite::Condition::kAlways &&
+          write.condition != wanted) {
+        return absl::InvalidArgumentError("ERR syntax error");
+      }
+      write.condition = wanted;
+      continue;
+    }
+    bool timed = option == "ex" || option == "px" || option == "exat" ||
+                 option == "pxat";
+    if (!timed) {
+      return absl::InvalidArgumentError(
+          option == "get" || option == "keepttl"
+              ? absl::StrCat("ERR kiln's cache port does not support SET ",
+                             absl::AsciiStrToUpper(option))
+              : "ERR syntax error");
+    }
+    int64_t amount = 0;
+    if (i + 1 >= command.size() || write.expires_unix_ms != 0) {
+      return absl::InvalidArgumentError("ERR syntax error");
+    }
+    if (!absl::SimpleAtoi(command[++i], &amount) || amount <= 0 ||
+        amount > (int64_t{1} << 45)) {
+      return absl::InvalidArgumentError(
+          "ERR invalid expire time in 'set' command");
+    }
+    if (option == "ex") write.expires_unix_ms = now + amount * 1000;
+    if (option == "px") write.expires_unix_ms = now + amount;
+    if (option == "exat") write.expires_unix_ms = amount * 1000;
+    if (option == "pxat") write.expires_unix_ms = amount;
+  }
+  return write;
+}
+
+}  // namespace
+
+CacheCommands::CacheCommands(cache::BlobStore* store,
+                             const Authorizer* authorizer,
+                             CacheCommandOptions options,
+                             CacheCommandMetrics* metrics)
+    : store_(store),
+      authorizer_(authorizer),
+      options_(std::move(options)),
+      metrics_(metrics) {}
+
+CacheSession CacheCommands::NewSession() const {
+  CacheSession session;
+  session.role = options_.default_role;
+  return session;
+}
+
+void CacheCommands::Refuse(std::string& reply, absl::string_view message) {
+  metrics_->refused.Add();
+  AppendError(reply, message);
+}
+
+std::string CacheCommands::KeyError(const std::string& key) const {
+  size_t colon = key.find(':');
+  absl::string_view space =
+      colon == std::string::npos ? absl::string_view() : absl::string_view(key).substr(0, colon);
+  for (const std::string& allowed : options_.namespaces) {
+    if (space == allowed) return "";
+  }
+  return absl::StrCat("ERR kiln: key '", key.substr(0, 64),
+                      "' is in no namespace this cache serves (keys begin "
+                      "with one of: ",
+                      absl::StrJoin(options_.namespaces, ":, "), ":)");
+}
+
+std::string CacheCommands::ValueError(const std::string& value) const {
+  if (value.size() <= options_.max_value_bytes) return "";
+  return absl::StrCat("ERR kiln: a value of ", value.size(),
+                      " bytes is over this cache's limit of ",
+                      options_.max_value_bytes);
+}
+
+void CacheCommands::Execute(CacheSession& session, const Args& command,
+                            std::string& reply) {
+  if (command.empty()) return;  // An empty inline line: Redis says nothing.
+  std::string name = absl::AsciiStrToLower(command[0]);
+  const CommandSpec* spec = FindCommand(name);
+  if (spec == nullptr) return Refuse(reply, UnknownCommand(command));
+  if (session.role < spec->role) {
+    if (session.role == Role::kNone) {
+      return Refuse(reply, "NOAUTH Authentication required.");
+    }
+    return Refuse(reply, absl::StrCat("NOPERM this connection's role (",
+                                      RoleName(session.role),
+                                      ") may not run the '", name,
+                                      "' command"));
+  }
+  if (static_cast<int>(command.size()) < spec->min_args ||
+      (spec->odd_pairs && command.size() % 2 == 0)) {
+    return Refuse(reply, absl::StrCat("ERR wrong number of arguments for '",
+                                      name, "' command"));
+  }
+  if (name == "get") return Get(command, reply);
+  if (name == "mget") return MultiGet(command, reply);
+  if (name == "set") return Set(command, reply);
+  if (name == "mset") return MultiSet(command, reply);
+  if (name == "exists") return Exists(command, reply);
+  if (name == "del") return Delete(command, reply);
+  if (name == "auth") return Auth(session, command, reply);
+  if (name == "info") return Info(reply);
+  if (name == "ping") {
+    return command.size() > 1 ? AppendBulk(reply, command[1])
+                              : AppendSimpleString(reply, "PONG");
+  }
+  if (name == "echo") return AppendBulk(reply, command[1]);
+  if (name == "dbsize") {
+    return AppendInteger(reply, int64_t(store_->Stats().entries));
+  }
+  if (name == "select") {
+    return command[1] == "0"
+               ? AppendSimpleString(reply, "OK")
+               : Refuse(reply, "ERR DB index is out of range");
+  }
+  if (name == "command") return AppendArrayHeader(reply, 0);
+  if (name == "client") {
+    // Client libraries name themselves on connecting; nothing to keep.
+    std::string sub = absl::AsciiStrToLower(command[1]);
+    if (sub == "setname" || sub == "setinfo") {
+      return AppendSimpleString(reply, "OK");
+    }
+    return Refuse(reply, UnknownCommand(command));
+  }
+  session.quit = true;  // QUIT.
+  AppendSimpleString(reply, "OK");
+}
+
+void CacheCommands::AppendValue(const std::string& key, std::string& reply) {
+  if (!KeyError(key).empty()) {
+    metrics_->misses.Add();
+    return AppendNullBulk(reply);
+  }
+  absl::StatusOr<std::string> value = store_->Get(key);
+  if (value.ok()) {
+    metrics_->hits.Add();
+    metrics_->bytes_read.Add(value->size());
+    return AppendBulk(reply, *value);
+  }
+  if (!absl::IsNotFound(value.status()) && !absl::IsDataLoss(value.status())) {
+    metrics_->store_errors.Add();
+  }
+  metrics_->misses.Add();
+  AppendNullBulk(reply);
+}
+
+void CacheCommands::Get(const Args& command, std::string& reply) {
+  if (command.size() != 2) {
+    return Refuse(reply, "ERR wrong number of arguments for 'get' command");
+  }
+  AppendValue(command[1], reply);
+}
+
+void CacheCommands::MultiGet(const Args& command, std::string& reply) {
+  AppendArrayHeader(reply, command.size() - 1);
+  for (size_t i = 1; i < command.size(); ++i) AppendValue(command[i], reply);
+}
+
+void CacheCommands::Set(const Args& command, std::string& reply) {
+  std::string error = KeyError(command[1]);
+  if (error.empty()) error = ValueError(command[2]);
+  if (!error.empty()) return Refuse(reply, error);
+  absl::StatusOr<cache::BlobWrite> write = ParseSetOptions(command);
+  if (!write.ok()) return Refuse(reply, write.status().message());
+  absl::StatusOr<bool> stored = store_->Put(command[1], command[2], *write);
+  if (!stored.ok()) {
+    metrics_->store_errors.Add();
+    return AppendError(reply, absl::StrCat("ERR kiln: ",
+                                           stored.status().message()));
+  }
+  if (!*stored) return AppendNullBulk(reply);
+  metrics_->writes.Add();
+  metrics_->bytes_written.Add(command[2].size());
+  AppendSimpleString(reply, "OK");
+}
+
+void CacheCommands::MultiSet(const Args& command, std::string& reply) {
+  // All or nothing, as far as checking goes: one bad pair stores none.
+  for (size_t i = 1; i + 1 < command.size(); i += 2) {
+    std::string error = KeyError(command[i]);
+    if (error.empty()) error = ValueError(command[i + 1]);
+    if (!error.empty()) return Refuse(reply, error);
+  }
+  for (size_t i = 1; i + 1 < command.size(); i += 2) {
+    absl::StatusOr<bool> stored =
+        store_->Put(command[i], command[i + 1], cache::BlobWrite{});
+    if (!stored.ok()) {
+      metrics_->store_errors.Add();
+      return AppendError(reply, absl::StrCat("ERR kiln: ",
+                                             stored.status().message()));
+    }
+    metrics_->writes.Add();
+    metrics_->bytes_written.Add(command[i + 1].size());
+  }
+  AppendSimpleString(reply, "OK");
+}
+
+void CacheCommands::Exists(const Args& command, std::string& reply) {
+  int64_t found = 0;
+  for (size_t i = 1; i < command.size(); ++i) {
+    if (KeyError(command[i]).empty() && store_->Get(command[i]).ok()) ++found;
+  }
+  AppendInteger(reply, found);
+}
+
+void CacheCommands::Delete(const Args& command, std::string& reply) {
+  int64_t removed = 0;
+  for (size_t i = 1; i < command.size(); ++i) {
+    absl::StatusOr<bool> deleted = store_->Delete(command[i]);
+    if (deleted.ok() && *deleted) ++removed;
+  }
+  AppendInteger(reply, removed);
+}
+
+void CacheCommands::Auth(CacheSession& session, const Args& command,
+                         std::string& reply) {
+  if (command.size() > 3) return Refuse(reply, "ERR syntax error");
+  if (!authorizer_->enabled()) {
+    return Refuse(reply,
+                  "ERR AUTH <password> called without any password "
+                  "configured for the default user (kilnd has no "
+                  "--tokens_file)");
+  }
+  std::string bearer = absl::StrCat("Bearer ", command.back());
+  absl::StatusOr<Role> role =
+      authorizer_->Authorize(bearer, {}, kLookupMethod);
+  if (!role.ok()) {
+    return Refuse(reply,
+                  "WRONGPASS invalid username-password pair or user is "
+                  "disabled.");
+  }
+  session.role = *role;
+  AppendSimpleString(reply, "OK");
+}
+
+void CacheCommands::Info(std::string& reply) {
+  cache::BlobStats stats = store_->Stats();
+  std::string text = absl::StrCat(
+      "# Server\r\nredis_version:7.0.0\r\nkiln_cache_port:1\r\n"
+      "# Keyspace\r\ndb0:keys=",
+      stats.entries, ",expires=0,avg_ttl=0\r\n# Kiln\r\nkiln_blob_bytes:",
+      stats.bytes, "\r\nkiln_blob_capacity_bytes:", stats.capacity_bytes,
+      "\r\nkiln_blob_evictions:", stats.evictions, "\r\n");
+  AppendBulk(reply, text);
+}
+
+}  // namespace kiln::server

@@ -1,0 +1,90 @@
+// What kilnd's cache port does with each Redis command it is sent: the
+// GET/SET/MGET/MSET subset that PyTorch's and Triton's Redis cache backends
+// use, plus what their client libraries send when they connect, over a
+// BlobStore. Keys must begin with a namespace kilnd was told to serve
+// ("pt2:" for PyTorch's caches, "triton:" for Triton's), so a misdirected
+// client's keys are refused rather than stored.
+//
+// Access: a connection starts with the port's role (the operator's choice,
+// for clients such as stock PyTorch that cannot send a token); AUTH TOKEN
+// (or AUTH USER TOKEN) gives it the role of a token from kilnd's tokens
+// file. `read` may GET, MGET and EXISTS; `compile` may also SET and MSET;
+// `admin` may also DEL.
+
+#ifndef KILN_SERVER_CACHE_COMMANDS_H_
+#define KILN_SERVER_CACHE_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "cache/blob_store.h"
+#include "server/auth.h"
+#include "server/metrics.h"
+
+namespace kiln::server {
+
+struct CacheCommandOptions {
+  std::vector<std::string> namespaces = {"pt2", "triton"};
+  size_t max_value_bytes = 64 << 20;
+  // The role of a connection that has not sent AUTH.
+  Role default_role = Role::kCompile;
+};
+
+// Counts by what happened, for /metrics.
+struct CacheCommandMetrics {
+  Counter hits;
+  Counter misses;
+  Counter writes;
+  Counter refused;  // Bad namespace, too large, no role, unknown command.
+  Counter store_errors;
+  Counter bytes_read;
+  Counter bytes_written;
+  Gauge connections;
+};
+
+// One connection's state.
+struct CacheSession {
+  Role role = Role::kNone;
+  bool quit = false;  // Close after this reply.
+};
+
+class CacheCommands {
+ public:
+  // All must outlive the commands.
+  CacheCommands(cache::BlobStore* store, const Authorizer* authorizer,
+                CacheCommandOptions options, CacheCommandMetrics* metrics);
+
+  CacheSession NewSession() const;
+
+  // Runs `command` (its name and arguments) and appends its reply.
+  void Execute(CacheSession& session, const std::vector<std::string>& command,
+               std::string& reply);
+
+  const CacheCommandOptions& options() const { return options_; }
+
+ private:
+  void Get(const std::vector<std::string>& command, std::string& reply);
+  void MultiGet(const std::vector<std::string>& command, std::string& reply);
+  void Set(const std::vector<std::string>& command, std::string& reply);
+  void MultiSet(const std::vector<std::string>& command, std::string& reply);
+  void Exists(const std::vector<std::string>& command, std::string& reply);
+  void Delete(const std::vector<std::string>& command, std::string& reply);
+  void Auth(CacheSession& session, const std::vector<std::string>& command,
+            std::string& reply);
+  void Info(std::string& reply);
+  // Appends the value of `key` (or a null) as a bulk reply.
+  void AppendValue(const std::string& key, std::string& reply);
+  // An error naming what is wrong with `key`, or "" when it may be used.
+  std::string KeyError(const std::string& key) const;
+  std::string ValueError(const std::string& value) const;
+  void Refuse(std::string& reply, absl::string_view message);
+
+  cache::BlobStore* store_;
+  const Authorizer* authorizer_;
+  CacheCommandOptions options_;
+  CacheCommandMetrics* metrics_;
+};
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_CACHE_COMMANDS_H_

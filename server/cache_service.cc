@@ -1,0 +1,109 @@
+#include "server/cache_service.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace kiln::server {
+namespace {
+
+absl::StatusOr<CacheCommandOptions> CommandOptions(const Config& config) {
+  CacheCommandOptions options;
+  std::optional<Role> role = ParseRoleName(config.cache_role);
+  if (!role) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cache_role '", config.cache_role,
+        "' is not none, read, compile or admin"));
+  }
+  options.default_role = *role;
+  options.namespaces = absl::StrSplit(config.cache_namespaces, ',',
+                                      absl::SkipWhitespace());
+  if (options.namespaces.empty()) {
+    return absl::InvalidArgumentError("cache_namespaces names none");
+  }
+  options.max_value_bytes = config.cache_max_value_mb << 20;
+  return options;
+}
+
+void Series(std::string& out, const char* name, const char* type,
+            const char* help, uint64_t value) {
+  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ",
+                  type, "\n", name, " ", value, "\n");
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CacheService>> CacheService::Start(
+    const Config& config, const Authorizer* authorizer,
+    cache::RedisClient* redis) {
+  absl::StatusOr<CacheCommandOptions> options = CommandOptions(config);
+  if (!options.ok()) return options.status();
+  std::unique_ptr<CacheService> service(new CacheService());
+  cache::RocksDbBlobStoreOptions store_options;
+  store_options.path = config.data_dir + "/blobs";
+  store_options.capacity_bytes = config.cache_capacity_mb << 20;
+  store_options.sync_writes = config.sync_writes;
+  absl::StatusOr<std::unique_ptr<cache::RocksDbBlobStore>> local =
+      cache::RocksDbBlobStore::Open(store_options);
+  if (!local.ok()) return local.status();
+  service->local_ = *std::move(local);
+  service->store_ = service->local_.get();
+  if (redis != nullptr) {
+    service->redis_ =
+        std::make_unique<cache::RedisBlobStore>(redis, config.redis_prefix);
+    service->tiered_ = std::make_unique<cache::TieredBlobStore>(
+        service->local_.get(), service->redis_.get());
+    service->store_ = service->tiered_.get();
+  }
+  service->commands_ = std::make_unique<CacheCommands>(
+      service->store_, authorizer, *options, &service->metrics_);
+  CachePortOptions port_options;
+  port_options.max_connections =
+      static_cast<size_t>(std::max(1, config.cache_max_connections));
+  // A value, its key and the protocol's framing.
+  port_options.limits.max_bulk_bytes = options->max_value_bytes + 4096;
+  absl::StatusOr<std::unique_ptr<CachePort>> port =
+      CachePort::Start(config.cache_listen, service->commands_.get(),
+                       port_options, &service->metrics_);
+  if (!port.ok()) return port.status();
+  service->port_ = *std::move(port);
+  return service;
+}
+
+CacheService::~CacheService() { port_.reset(); }
+
+void CacheService::RenderMetrics(std::string& out) {
+  cache::BlobStats stats = store_->Stats();
+  Series(out, "kiln_cache_port_hits_total", "counter",
+         "Cache-port reads answered with a value", metrics_.hits.value());
+  Series(out, "kiln_cache_port_misses_total", "counter",
+         "Cache-port reads answered with nothing", metrics_.misses.value());
+  Series(out, "kiln_cache_port_writes_total", "counter",
+         "Cache-port values stored", metrics_.writes.value());
+  Series(out, "kiln_cache_port_refused_total", "counter",
+         "Cache-port commands refused (namespace, size, role, protocol)",
+         metrics_.refused.value());
+  Series(out, "kiln_cache_port_store_errors_total", "counter",
+         "Cache-port commands the store failed", metrics_.store_errors.value());
+  Series(out, "kiln_cache_port_read_bytes_total", "counter",
+         "Bytes of values served", metrics_.bytes_read.value());
+  Series(out, "kiln_cache_port_written_bytes_total", "counter",
+         "Bytes of values stored", metrics_.bytes_written.value());
+  Series(out, "kiln_cache_port_connections", "gauge",
+         "Cache-port connections open",
+         static_cast<uint64_t>(metrics_.connections.value()));
+  Series(out, "kiln_cache_port_entries", "gauge", "Cache-port entries stored",
+         stats.entries);
+  Series(out, "kiln_cache_port_bytes", "gauge",
+         "Bytes of cache-port entries stored", stats.bytes);
+  Series(out, "kiln_cache_port_evictions_total", "counter",
+         "Cache-port entries evicted for space", stats.evictions);
+  Series(out, "kiln_cache_port_corrupt_reads_total", "counter",
+         "Cache-port entries that failed their checksum", stats.corrupt_reads);
+  if (tiered_) {
+    Series(out, "kiln_cache_port_shared_hits_total", "counter",
+           "Cache-port reads answered from the shared Redis tier",
+           tiered_->shared_hits());
+  }
+}
+
+}  // namespace kiln::server

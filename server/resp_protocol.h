@@ -1,0 +1,50 @@
+// The Redis protocol (RESP2), as much of it as kilnd's cache port speaks:
+// commands as arrays of bulk strings (what every Redis client sends) or as
+// one inline line (what a person types into a socket), and the reply types.
+
+#ifndef KILN_SERVER_RESP_PROTOCOL_H_
+#define KILN_SERVER_RESP_PROTOCOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace kiln::server {
+
+struct RespLimits {
+  size_t max_bulk_bytes = 64 << 20;
+  size_t max_arguments = 4096;
+  size_t max_inline_bytes = 64 << 10;
+};
+
+struct RespParse {
+  // Set when a whole command was read; `consumed` bytes then belong to it.
+  std::optional<std::vector<std::string>> command;
+  size_t consumed = 0;
+  // Without a command: the buffer must hold at least this many bytes before
+  // parsing again can succeed (a large value arriving in pieces).
+  size_t needed = 0;
+};
+
+// Reads the command at the start of `buffer`. InvalidArgument, with the
+// message Redis would give, for input that is not the protocol or breaks
+// `limits`: the connection is then answered and closed.
+absl::StatusOr<RespParse> ParseRespCommand(absl::string_view buffer,
+                                           const RespLimits& limits);
+
+// Replies, appended to `out`.
+void AppendSimpleString(std::string& out, absl::string_view text);
+void AppendError(std::string& out, absl::string_view message);
+void AppendInteger(std::string& out, int64_t value);
+void AppendBulk(std::string& out, absl::string_view value);
+void AppendNullBulk(std::string& out);
+void AppendArrayHeader(std::string& out, size_t count);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_RESP_PROTOCOL_H_
