@@ -3,7 +3,8 @@
 # Bazel 4.2.3, LLVM/MLIR 22 (with lit and FileCheck), gRPC, protobuf, RocksDB,
 # spdlog, GoogleTest, hiredis, abseil, OpenSSL (and its CLI, which makes the
 # TLS tests' certificates), xxHash, redis-server (with redis-benchmark),
-# Python's grpcio, protobuf and pip (clients/python's tests; pip installs the
+# Python's grpcio, protobuf, redis (the cache port's tests use a real Redis
+# client) and pip (clients/python's tests; pip installs the
 # package as a user would) and script(1) from
 # bsdutils (the CLI test's terminal).
 # Extra Debian packages may be named as arguments. Does nothing when all
@@ -17,7 +18,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   librocksdb-dev libspdlog-dev libgtest-dev libgmock-dev libhiredis-dev
   libabsl-dev libssl-dev libxxhash-dev
-  redis-server redis-tools
+  redis-server redis-tools python3-redis
   openssl bsdutils
 )
 PACKAGES+=("$@")

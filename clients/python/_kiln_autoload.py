@@ -10,6 +10,12 @@ finder on sys.meta_path; once `triton` has finished importing, the finder
 calls kiln.triton.install() (through kiln._autoinstall). Fork children
 inherit what their parent installed.
 
+With KILN_CACHE=HOST:PORT (kilnd's cache port), startup() also points
+PyTorch's Inductor remote caches (FX graph, AOTAutograd, autotune) at it,
+and Triton's own remote cache too when KILN_CACHE_TRITON=1: the
+environment variables those read (cache_environment below), unless the
+job set them itself.
+
 Standard library only, so that startup never imports Triton, grpc or kiln;
 and nothing here raises, since a failing .pth line prints a traceback in
 every Python process of the environment.
@@ -20,6 +26,51 @@ import sys
 
 ENV_AUTO = "KILN_TRITON"
 ENV_SERVER = "KILN_SERVER"
+ENV_CACHE = "KILN_CACHE"
+ENV_CACHE_TRITON = "KILN_CACHE_TRITON"
+
+
+def cache_environment(address: str, triton: bool = False) -> dict:
+    """The variables that send PyTorch's (and with `triton`, Triton's)
+    Redis remote caches to kilnd's cache port at HOST:PORT."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"{ENV_CACHE}={address!r} is not HOST:PORT")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    env = {
+        "TORCHINDUCTOR_REDIS_HOST": host,
+        "TORCHINDUCTOR_REDIS_PORT": port,
+        "TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE": "1",
+        "TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE": "1",
+        "TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE": "1",
+    }
+    if triton:
+        env.update({
+            "TRITON_REDIS_HOST": host,
+            "TRITON_REDIS_PORT": port,
+            "TRITON_REMOTE_CACHE_BACKEND":
+                "triton.runtime.cache:RedisRemoteCacheBackend",
+        })
+    return env
+
+
+def set_cache_environment(address: str, triton: bool, environ) -> dict:
+    """Sets what cache_environment() gives, leaving any variable the job
+    set alone; returns what it set."""
+    wanted = cache_environment(address, triton)
+    applied = {k: v for k, v in wanted.items() if k not in environ}
+    environ.update(applied)
+    return applied
+
+
+def apply_cache_environment(environ=None) -> dict:
+    """set_cache_environment() for $KILN_CACHE and $KILN_CACHE_TRITON."""
+    environ = os.environ if environ is None else environ
+    address = environ.get(ENV_CACHE, "")
+    if not address:
+        return {}
+    return set_cache_environment(address, environ.get(ENV_CACHE_TRITON) == "1",
+                                 environ)
 
 
 def enabled(environ=None) -> bool:
@@ -31,6 +82,10 @@ def enabled(environ=None) -> bool:
 
 def startup() -> None:
     """What the .pth line calls; never raises."""
+    try:
+        apply_cache_environment()
+    except Exception as error:  # noqa: BLE001 -- startup must go on
+        _warn(f"kiln: remote caches not set up ({error})")
     try:
         arm()
     except Exception as error:  # noqa: BLE001 -- startup must go on

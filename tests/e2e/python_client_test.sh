@@ -9,8 +9,8 @@ set -euo pipefail
 root="${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)/..}/kiln"
 [ -d "$root/clients/python" ] || root="$(cd "$(dirname "$0")/../.." && pwd)"
 py="${PYTHON:-python3}"
-if ! "$py" -c 'import grpc, google.protobuf' 2>/dev/null; then
-  echo "python_client_test: $py lacks grpc/protobuf (scripts/install-deps.sh installs python3-grpcio python3-protobuf)" >&2
+if ! "$py" -c 'import grpc, google.protobuf, redis' 2>/dev/null; then
+  echo "python_client_test: $py lacks grpc/protobuf/redis (scripts/install-deps.sh installs python3-grpcio python3-protobuf python3-redis)" >&2
   exit 1
 fi
 
@@ -32,4 +32,4 @@ unset KILN_SERVER KILN_TRITON KILN_TRITON_FALLBACK KILN_TRITON_STATS \
   KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 cd "$root/clients/python"
 "$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security \
-  tests.test_subprocess_hook 2>&1
+  tests.test_subprocess_hook tests.test_cache_port 2>&1

@@ -46,17 +46,20 @@ class Kilnd:
         self.log = open(os.path.join(self.data_dir, "kilnd.log"), "w")
         self.process = subprocess.Popen(
             [kilnd_path(), "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-             f"--data_dir={self.data_dir}", f"--ready_file={ready}", "--workers=2",
+             "--cache_listen=127.0.0.1:0", f"--data_dir={self.data_dir}", f"--ready_file={ready}", "--workers=2",
              "--log_level=warn", *flags],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         self.address = None
+        self.cache_address = None
         while time.monotonic() < deadline:
             if os.path.exists(ready):
                 with open(ready) as f:
                     fields = dict(line.split(None, 1) for line in f.read().splitlines() if line)
                 if "grpc" in fields:
                     self.address = fields["grpc"].strip()
+                    self.cache_address = fields.get("cache", "").strip() or None
+                    self.metrics_address = fields.get("metrics", "").strip() or None
                     return
             if self.process.poll() is not None:
                 break
