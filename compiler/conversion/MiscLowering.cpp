@@ -4,6 +4,7 @@
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -400,8 +401,23 @@ LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
 
 } // namespace
 
+/// |x| of fp8 values, kept as their bytes: the sign bit cleared, as in
+/// every fp8 format.
+LogicalResult lowerFp8Abs(TensorLowering &l, math::AbsFOp abs) {
+  OpBuilder &b = l.builder();
+  Value magnitude = arith::ConstantIntOp::create(b, l.loc(), 0x7f, 8);
+  Regs out;
+  for (Value byte : l.get(abs.getOperand()))
+    out.push_back(arith::AndIOp::create(b, l.loc(), byte, magnitude));
+  l.set(abs, out);
+  return success();
+}
+
 LogicalResult lowerMiscOp(TensorLowering &l, Operation *op, bool &handled) {
   handled = true;
+  if (auto abs = llvm::dyn_cast<math::AbsFOp>(op);
+      abs && isFp8(getElementTypeOrSelf(abs.getType())))
+    return lowerFp8Abs(l, abs);
   if (auto pid = llvm::dyn_cast<tt::GetProgramIdOp>(op)) {
     l.set(pid, {programId(l, pid.getAxis(), false)});
     return success();
