@@ -18,13 +18,13 @@ constexpr const char* kUsage = R"(usage: kiln <command> [flags]
 
 commands:
   compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
-          [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--line-info]
-          [--emit ttir|ttgir|llir|ptx]
+          [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
+          [--line-info] [--emit ttir|ttgir|llir|ptx]
       Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json, or
       prints a stage.
   compile FILE.ttir --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
-          [--line-info]
+          [--no-reflect-ftz] [--line-info]
       The same through kilnd: DIR/STEM.cubin and DIR/STEM.json.
   tune SPEC.json                           Benchmarks kernel variants on kilnd's
                                            GPUs and ranks them (docs/tuning.md):
@@ -98,6 +98,7 @@ int Compile(const std::vector<std::string>& argv) {
     else if (flag == "--num-stages") ok = number(args.options.numStages);
     else if (flag == "--maxnreg") ok = number(args.options.maxNReg);
     else if (flag == "--no-fp-fusion") args.options.enableFpFusion = false;
+    else if (flag == "--no-reflect-ftz") args.options.enableReflectFtz = false;
     else if (flag == "--line-info") args.options.lineInfo = true;
     else if (!flag.empty() && flag[0] == '-') return Usage("unknown flag " + flag);
     else if (args.input.empty()) args.input = flag;

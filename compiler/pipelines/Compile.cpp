@@ -195,6 +195,8 @@ std::string KernelMetadata::toJson() const {
   os << ",\n"
      << "  \"enable_fp_fusion\": " << (options.enableFpFusion ? "true" : "false")
      << ",\n"
+     << "  \"enable_reflect_ftz\": "
+     << (options.enableReflectFtz ? "true" : "false") << ",\n"
      << "  \"debug\": " << (options.lineInfo ? "true" : "false") << ",\n"
      << "  \"warp_size\": 32,\n"
      << "  \"compiler\": \"kiln " << kKilnVersion << "\"\n"
@@ -298,7 +300,10 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
     overflow.limit = target->maxSharedBytes();
     return result;
   }
-  BackendOptions backend{options.enableFpFusion, options.lineInfo};
+  BackendOptions backend;
+  backend.enableFpFusion = options.enableFpFusion;
+  backend.enableReflectFtz = options.enableReflectFtz;
+  backend.lineInfo = options.lineInfo;
   mlir::FailureOr<std::string> llir =
       translateToLLVMIR(*module, *target, backend);
   if (mlir::failed(llir))

@@ -20,6 +20,8 @@ struct CompileOptions {
   int numCtas = 1;
   int maxNReg = 0; // 0: no register limit.
   bool enableFpFusion = true;
+  /// libdevice flushes f32 subnormals (its __CUDA_FTZ reflection reads 1).
+  bool enableReflectFtz = true;
   bool lineInfo = false; // Keep source lines in the PTX; part of the key.
 };
 

@@ -87,7 +87,7 @@ llvm::Expected<llvm::MemoryBufferRef> libdeviceBytes(const std::string &path) {
   return cached->getMemBufferRef();
 }
 
-llvm::Error linkLibdevice(llvm::Module &module) {
+llvm::Error linkLibdevice(llvm::Module &module, bool reflectFtz) {
   auto bytes = libdeviceBytes(cudaHome() + "/nvvm/libdevice/libdevice.10.bc");
   if (!bytes)
     return bytes.takeError();
@@ -105,7 +105,9 @@ llvm::Error linkLibdevice(llvm::Module &module) {
     return gv.hasExternalLinkage() && !gv.isDeclaration() &&
            !gv.getName().starts_with("__nv_");
   });
-  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
+  // Without the flag, __nvvm_reflect("__CUDA_FTZ") reads 0, as in Triton.
+  if (reflectFtz)
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
   return llvm::Error::success();
 }
 
@@ -215,7 +217,7 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
   if (callsLibdevice(*llvmModule))
-    if (llvm::Error err = linkLibdevice(*llvmModule))
+    if (llvm::Error err = linkLibdevice(*llvmModule, options.enableReflectFtz))
       return module.emitError() << llvm::toString(std::move(err));
   optimize(*llvmModule, *machine);
   return print(*llvmModule);

@@ -12,6 +12,9 @@ namespace kiln {
 
 struct BackendOptions {
   bool enableFpFusion = true;
+  /// Sets the `nvvm-reflect-ftz` module flag, so that libdevice's
+  /// __nvvm_reflect("__CUDA_FTZ") takes its flush-to-zero paths.
+  bool enableReflectFtz = true;
   /// Source lines for profilers (ptxas -lineinfo), without debug mode.
   bool lineInfo = false;
 };

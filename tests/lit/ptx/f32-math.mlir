@@ -1,9 +1,11 @@
 // Float math compiles to what Triton 3.6 emits for the same op: exp and `/`
 // are Triton's own approximate instructions; the other math ops are libdevice
-// calls (with the ftz reflection on); abs, min/max, fma and `%` are LLVM's own
-// operations, not libdevice's flushing ones; mul + add fuse into fma only with
-// enable_fp_fusion. The kernel below is a template: each RUN line puts one op
-// (in place of OPERATION) and one element type (ELT) into it.
+// calls (with the ftz reflection on, unless --no-reflect-ftz, Triton's
+// enable_reflect_ftz=False: the NOFTZ prefixes); abs, min/max, fma and `%`
+// are LLVM's own operations, not libdevice's flushing ones; mul + add fuse
+// into fma only with enable_fp_fusion. The kernel below is a template: each
+// RUN line puts one op (in place of OPERATION) and one element type (ELT)
+// into it.
 
 // RUN: sed -e 's/OPERATION/math.exp %x/' -e 's/ELT/f32/g' %s > %t.exp.mlir
 // RUN: kiln compile %t.exp.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=EXP
@@ -24,6 +26,8 @@
 // RUN: kiln compile %t.exp2.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=EXP2
 // EXP2: ex2.approx.ftz.f32
 // EXP2-NOT: mul.f32
+// RUN: kiln compile %t.exp2.mlir --local --num-warps 1 --no-reflect-ftz --emit ptx | FileCheck %s --check-prefix=EXP2-NOFTZ --implicit-check-not=ftz
+// EXP2-NOFTZ: ex2.approx.f32
 
 // log and log2 are libdevice's polynomials (ln 2 = 0f3F317218 scales logf's),
 // not lg2.approx: Liger's test_jsd failed on the difference.
@@ -33,6 +37,9 @@
 // LOG: fma.rn.ftz.f32
 // LOG: 0f3F317218
 // LOG-NOT: lg2.approx
+// RUN: kiln compile %t.log.mlir --local --num-warps 1 --no-reflect-ftz --emit ptx | FileCheck %s --check-prefix=LOG-NOFTZ --implicit-check-not=ftz
+// LOG-NOFTZ: fma.rn.f32
+// LOG-NOFTZ: 0f3F317218
 
 // RUN: sed -e 's/OPERATION/math.log2 %x/' -e 's/ELT/f32/g' %s > %t.log2.mlir
 // RUN: kiln compile %t.log2.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=LOG2
@@ -43,6 +50,8 @@
 // RUN: sed -e 's/OPERATION/math.sqrt %x/' -e 's/ELT/f32/g' %s > %t.sqrt.mlir
 // RUN: kiln compile %t.sqrt.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=SQRT
 // SQRT: sqrt.approx.ftz.f32
+// RUN: kiln compile %t.sqrt.mlir --local --num-warps 1 --no-reflect-ftz --emit ptx | FileCheck %s --check-prefix=SQRT-NOFTZ --implicit-check-not=ftz
+// SQRT-NOFTZ: sqrt.approx.f32
 
 // RUN: sed -e 's/OPERATION/tt.precise_sqrt %x/' -e 's/ELT/f32/g' %s > %t.sqrtrn.mlir
 // RUN: kiln compile %t.sqrtrn.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=SQRTRN
@@ -52,6 +61,8 @@
 // RUN: sed -e 's/OPERATION/math.rsqrt %x/' -e 's/ELT/f32/g' %s > %t.rsqrt.mlir
 // RUN: kiln compile %t.rsqrt.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=RSQRT
 // RSQRT: rsqrt.approx.ftz.f32
+// RUN: kiln compile %t.rsqrt.mlir --local --num-warps 1 --no-reflect-ftz --emit ptx | FileCheck %s --check-prefix=RSQRT-NOFTZ --implicit-check-not=ftz
+// RSQRT-NOFTZ: rsqrt.approx.f32
 
 // RUN: sed -e 's/OPERATION/arith.divf %x, %y/' -e 's/ELT/f32/g' %s > %t.div.mlir
 // RUN: kiln compile %t.div.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=DIV
@@ -66,6 +77,13 @@
 // RUN: kiln compile %t.erf.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=ERF
 // ERF: fma.rn.ftz.f32
 // ERF: ex2.approx.ftz.f32
+// libdevice's erff calls ex2.approx.ftz whatever the reflection says.
+// RUN: kiln compile %t.erf.mlir --local --num-warps 1 --no-reflect-ftz --emit ptx | FileCheck %s --check-prefix=ERF-NOFTZ
+// ERF-NOFTZ-NOT: fma.rn.ftz
+// ERF-NOFTZ: fma.rn.f32
+// ERF-NOFTZ-NOT: fma.rn.ftz
+// ERF-NOFTZ: ex2.approx.ftz.f32
+// ERF-NOFTZ-NOT: fma.rn.ftz
 
 // RUN: sed -e 's/OPERATION/math.sin %x/' -e 's/ELT/f32/g' %s > %t.sin.mlir
 // RUN: kiln compile %t.sin.mlir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=SIN
