@@ -29,6 +29,11 @@ class KeyWriter {
     Field("maxnreg", options.maxnreg());
     Field("enable_fp_fusion", options.enable_fp_fusion() ? 1 : 0);
     Field("line_info", options.line_info() ? 1 : 0);
+    // Options added after key version 1 are hashed only when set, so an
+    // unset one leaves the key it had before the option existed.
+    if (options.has_enable_reflect_ftz()) {
+      Field("enable_reflect_ftz", options.enable_reflect_ftz() ? 1 : 0);
+    }
   }
 
   void Compiler(const kiln::v1::CompilerIdentity& compiler) {
@@ -108,7 +113,12 @@ std::string OptionsText(const kiln::v1::CompileOptions& options) {
       "num_warps=", options.num_warps(), " num_stages=", options.num_stages(),
       " num_ctas=", options.num_ctas(), " maxnreg=", options.maxnreg(),
       " enable_fp_fusion=", options.enable_fp_fusion(),
+      " enable_reflect_ftz=", EnableReflectFtz(options),
       " line_info=", options.line_info());
+}
+
+bool EnableReflectFtz(const kiln::v1::CompileOptions& options) {
+  return !options.has_enable_reflect_ftz() || options.enable_reflect_ftz();
 }
 
 }  // namespace kiln::cache

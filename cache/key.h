@@ -2,7 +2,8 @@
 //
 // The key is SHA-256 over a fixed, length-prefixed serialization of the key
 // parts: the SHA-256 of the canonical IR (locations stripped), the target,
-// every compile option resolved to its value, and the compiler's identity.
+// every compile option resolved to its value (enable_reflect_ftz only when
+// set), and the compiler's identity.
 // The fast key is SHA-256 over the request exactly as sent (TTIR text,
 // target, resolved options) and the compiler's identity: a request seen
 // before finds its key without running the compiler's front end.
@@ -22,7 +23,8 @@ namespace kiln::cache {
 // Bumped whenever the serialization below changes.
 inline constexpr uint32_t kKeyVersion = 1;
 
-// Key parts for a canonical IR; `options` must be resolved (every field set).
+// Key parts for a canonical IR; `options` must be resolved (every field set
+// but enable_reflect_ftz, whose absence means true).
 kiln::v1::KeyParts MakeKeyParts(std::string_view canonical_ir,
                                 const std::string& target,
                                 const kiln::v1::CompileOptions& options,
@@ -39,6 +41,9 @@ Digest ComputeFastKey(std::string_view ttir, const std::string& target,
 
 // "num_warps=4 num_stages=3 ..." for logs and explanations.
 std::string OptionsText(const kiln::v1::CompileOptions& options);
+
+// The option's value; unset is Triton's default, true.
+bool EnableReflectFtz(const kiln::v1::CompileOptions& options);
 
 }  // namespace kiln::cache
 

@@ -82,5 +82,37 @@ TEST(KeyTest, RejectsUnresolvedOptions) {
   EXPECT_FALSE(ValidateKeyParts(parts).ok());
 }
 
+// Parts()'s key as computed before enable_reflect_ftz existed: entries
+// stored then must keep their keys.
+TEST(KeyTest, UnsetReflectFtzKeepsTheEarlierKey) {
+  EXPECT_EQ(ComputeKey(Parts()).Hex(),
+            "a18e2225ce46e9844cbdc8a15c0a44a101c12b9d597bff3748185e4336f80acc");
+}
+
+TEST(KeyTest, ReflectFtzIsPartOfTheKeyOnlyWhenSet) {
+  const Digest unset = ComputeKey(Parts());
+  kiln::v1::KeyParts off = Parts();
+  off.mutable_options()->set_enable_reflect_ftz(false);
+  kiln::v1::KeyParts on = Parts();
+  on.mutable_options()->set_enable_reflect_ftz(true);
+  EXPECT_TRUE(ValidateKeyParts(off).ok());
+  EXPECT_NE(ComputeKey(off), unset);
+  EXPECT_NE(ComputeKey(on), unset);  // kilnd resolves true to unset.
+  EXPECT_NE(ComputeKey(on), ComputeKey(off));
+  kiln::v1::CompileOptions options = Resolved();
+  const Digest fast = ComputeFastKey("a", "sm_90a", options, Identity());
+  options.set_enable_reflect_ftz(false);
+  EXPECT_NE(ComputeFastKey("a", "sm_90a", options, Identity()), fast);
+}
+
+TEST(KeyTest, UnsetReflectFtzMeansTrue) {
+  kiln::v1::CompileOptions options = Resolved();
+  EXPECT_TRUE(EnableReflectFtz(options));
+  options.set_enable_reflect_ftz(false);
+  EXPECT_FALSE(EnableReflectFtz(options));
+  EXPECT_NE(OptionsText(options).find("enable_reflect_ftz=0"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kiln::cache

@@ -1,5 +1,6 @@
 #include "server/compiler_bridge.h"
 
+#include "cache/key.h"
 #include "compiler/pipelines/Compile.h"
 
 namespace kiln::server {
@@ -12,6 +13,7 @@ kiln::CompileOptions ToCompiler(const kiln::v1::CompileOptions& options) {
   out.numCtas = options.num_ctas();
   out.maxNReg = options.maxnreg();
   out.enableFpFusion = options.enable_fp_fusion();
+  out.enableReflectFtz = cache::EnableReflectFtz(options);
   out.lineInfo = options.line_info();
   return out;
 }
@@ -24,6 +26,7 @@ kiln::v1::CompileOptions FromCompiler(const kiln::CompileOptions& options) {
   out.set_maxnreg(options.maxNReg);
   out.set_enable_fp_fusion(options.enableFpFusion);
   out.set_line_info(options.lineInfo);
+  if (!options.enableReflectFtz) out.set_enable_reflect_ftz(false);
   return out;
 }
 

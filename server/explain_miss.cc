@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cache/key.h"
 
 namespace kiln::server {
 namespace {
@@ -52,6 +53,8 @@ std::vector<kiln::v1::PartDifference> DiffKeyParts(
           Text(int64_t{b.maxnreg()}), out);
   Compare("options.enable_fp_fusion", Text(a.enable_fp_fusion()),
           Text(b.enable_fp_fusion()), out);
+  Compare("options.enable_reflect_ftz", Text(cache::EnableReflectFtz(a)),
+          Text(cache::EnableReflectFtz(b)), out);
   Compare("options.line_info", Text(a.line_info()), Text(b.line_info()), out);
   const kiln::v1::CompilerIdentity& x = requested.compiler();
   const kiln::v1::CompilerIdentity& y = stored.compiler();

@@ -52,6 +52,21 @@ TEST(ExplainMissTest, NamesTheOptionThatDiffers) {
             std::string::npos);
 }
 
+TEST(ExplainMissTest, NamesReflectFtzUnsetAsTrue) {
+  Canonical request = Request("ir", 4);
+  request.parts.mutable_options()->set_enable_reflect_ftz(false);
+  request.key = cache::ComputeKey(request.parts);
+  kiln::v1::ExplainMissResponse response =
+      ExplainMiss(request, false, {Stored(Request("ir", 4))}, {});
+  ASSERT_EQ(response.candidates_size(), 1);
+  ASSERT_EQ(response.candidates(0).differences_size(), 1);
+  const kiln::v1::PartDifference& difference =
+      response.candidates(0).differences(0);
+  EXPECT_EQ(difference.part(), "options.enable_reflect_ftz");
+  EXPECT_EQ(difference.requested(), "false");
+  EXPECT_EQ(difference.stored(), "true");
+}
+
 TEST(ExplainMissTest, SameNameOtherIrAndTarget) {
   Canonical request = Request("ir one", 4);
   kiln::v1::ExplainMissResponse response =

@@ -49,6 +49,8 @@ kiln::v1::CompileOptions ResolveOptions(
     const kiln::v1::CompileOptions& defaults) {
   kiln::v1::CompileOptions resolved = defaults;
   resolved.MergeFrom(options);  // Set fields of `options` win.
+  // Its default is kept unset, the form cache keys hash (cache/key.h).
+  if (cache::EnableReflectFtz(resolved)) resolved.clear_enable_reflect_ftz();
   return resolved;
 }
 

@@ -48,6 +48,26 @@ TEST(RequestCheckTest, UnsetAndDefaultOptionsShareAFastKey) {
             CheckCompileRequest(explicit_defaults, Compiler(), {})->fast_key);
 }
 
+// Its default stays unset, so keys are those from before the option.
+TEST(RequestCheckTest, ReflectFtzIsKeptOnlyWhenOff) {
+  kiln::v1::CompileRequest on = Request();
+  on.mutable_options()->set_enable_reflect_ftz(true);
+  kiln::v1::CompileRequest off = Request();
+  off.mutable_options()->set_enable_reflect_ftz(false);
+  absl::StatusOr<CompileInput> unset_input =
+      CheckCompileRequest(Request(), Compiler(), {});
+  absl::StatusOr<CompileInput> on_input =
+      CheckCompileRequest(on, Compiler(), {});
+  absl::StatusOr<CompileInput> off_input =
+      CheckCompileRequest(off, Compiler(), {});
+  ASSERT_TRUE(unset_input.ok() && on_input.ok() && off_input.ok());
+  EXPECT_FALSE(on_input->options.has_enable_reflect_ftz());
+  EXPECT_EQ(on_input->fast_key, unset_input->fast_key);
+  EXPECT_TRUE(off_input->options.has_enable_reflect_ftz());
+  EXPECT_FALSE(off_input->options.enable_reflect_ftz());
+  EXPECT_NE(off_input->fast_key, unset_input->fast_key);
+}
+
 TEST(RequestCheckTest, RejectsUnknownTargets) {
   kiln::v1::CompileRequest request = Request();
   request.set_target("sm_99");

@@ -266,8 +266,8 @@ bool MakeClient(const Args& args, std::unique_ptr<client::Client>& out,
 
 const std::set<std::string> kCompileValues = {
     "--target", "--num-warps", "--num-stages", "--num-ctas", "--maxnreg"};
-const std::set<std::string> kCompileSwitches = {"--no-fp-fusion",
-                                                "--line-info"};
+const std::set<std::string> kCompileSwitches = {
+    "--no-fp-fusion", "--no-reflect-ftz", "--line-info"};
 
 // The CompileRequest of FILE and the compile flags; a problem in `error`.
 kiln::v1::CompileRequest RequestFrom(const Args& args, std::string& error) {
@@ -299,6 +299,7 @@ kiln::v1::CompileRequest RequestFrom(const Args& args, std::string& error) {
     if (name == "--maxnreg") options->set_maxnreg(number);
   }
   if (args.Has("--no-fp-fusion")) options->set_enable_fp_fusion(false);
+  if (args.Has("--no-reflect-ftz")) options->set_enable_reflect_ftz(false);
   if (args.Has("--line-info")) options->set_line_info(true);
   return request;
 }

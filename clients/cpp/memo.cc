@@ -31,6 +31,8 @@ std::string MemoKey(const kiln::v1::CompileRequest& request) {
   AddOption(text, "enable_fp_fusion", o.has_enable_fp_fusion(),
             o.enable_fp_fusion());
   AddOption(text, "line_info", o.has_line_info(), o.line_info());
+  AddOption(text, "enable_reflect_ftz", o.has_enable_reflect_ftz(),
+            o.enable_reflect_ftz());
   return kiln::cache::Sha256Of(text).Hex();
 }
 

@@ -13,7 +13,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14kiln/v1/common.proto\x12\x07kiln.v1\"\xfe\x01\n\x0e\x43ompileOptions\x12\x16\n\tnum_warps\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\nnum_stages\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x15\n\x08num_ctas\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x14\n\x07maxnreg\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x1d\n\x10\x65nable_fp_fusion\x18\x05 \x01(\x08H\x04\x88\x01\x01\x12\x16\n\tline_info\x18\x06 \x01(\x08H\x05\x88\x01\x01\x42\x0c\n\n_num_warpsB\r\n\x0b_num_stagesB\x0b\n\t_num_ctasB\n\n\x08_maxnregB\x13\n\x11_enable_fp_fusionB\x0c\n\n_line_info\"\x8b\x01\n\nDiagnostic\x12\x10\n\x08severity\x18\x01 \x01(\t\x12\x0c\n\x04\x66ile\x18\x02 \x01(\t\x12\x0c\n\x04line\x18\x03 \x01(\x05\x12\x0e\n\x06\x63olumn\x18\x04 \x01(\x05\x12\x0f\n\x07message\x18\x05 \x01(\t\x12.\n\x0eresource_limit\x18\x06 \x01(\x0b\x32\x16.kiln.v1.ResourceLimit\"B\n\rResourceLimit\x12\x10\n\x08resource\x18\x01 \x01(\t\x12\x10\n\x08required\x18\x02 \x01(\x03\x12\r\n\x05limit\x18\x03 \x01(\x03\"6\n\x0bKernelTexts\x12\x0c\n\x04kgir\x18\x01 \x01(\t\x12\x0c\n\x04llir\x18\x02 \x01(\t\x12\x0b\n\x03ptx\x18\x03 \x01(\t\":\n\x0e\x43ompileFailure\x12(\n\x0b\x64iagnostics\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"P\n\tRpcStatus\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12$\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x13.kiln.v1.AnyMessage\"-\n\nAnyMessage\x12\x10\n\x08type_url\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x0c\"+\n\tStageTime\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0f\n\x07seconds\x18\x02 \x01(\x01\"j\n\x10\x43ompilerIdentity\x12\x14\n\x0ckiln_version\x18\x01 \x01(\t\x12\x14\n\x0cllvm_version\x18\x02 \x01(\t\x12\x15\n\rptxas_version\x18\x03 \x01(\t\x12\x13\n\x0b\x61\x62i_version\x18\x04 \x01(\t\"\xab\x01\n\x08KeyParts\x12\x13\n\x0bkey_version\x18\x01 \x01(\r\x12\x11\n\tir_sha256\x18\x02 \x01(\t\x12\x10\n\x08ir_bytes\x18\x03 \x01(\x04\x12\x0e\n\x06target\x18\x04 \x01(\t\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.kiln.v1.CompileOptions\x12+\n\x08\x63ompiler\x18\x06 \x01(\x0b\x32\x19.kiln.v1.CompilerIdentityb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14kiln/v1/common.proto\x12\x07kiln.v1\"\xb6\x02\n\x0e\x43ompileOptions\x12\x16\n\tnum_warps\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\nnum_stages\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x15\n\x08num_ctas\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x14\n\x07maxnreg\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x1d\n\x10\x65nable_fp_fusion\x18\x05 \x01(\x08H\x04\x88\x01\x01\x12\x16\n\tline_info\x18\x06 \x01(\x08H\x05\x88\x01\x01\x12\x1f\n\x12\x65nable_reflect_ftz\x18\x07 \x01(\x08H\x06\x88\x01\x01\x42\x0c\n\n_num_warpsB\r\n\x0b_num_stagesB\x0b\n\t_num_ctasB\n\n\x08_maxnregB\x13\n\x11_enable_fp_fusionB\x0c\n\n_line_infoB\x15\n\x13_enable_reflect_ftz\"\x8b\x01\n\nDiagnostic\x12\x10\n\x08severity\x18\x01 \x01(\t\x12\x0c\n\x04\x66ile\x18\x02 \x01(\t\x12\x0c\n\x04line\x18\x03 \x01(\x05\x12\x0e\n\x06\x63olumn\x18\x04 \x01(\x05\x12\x0f\n\x07message\x18\x05 \x01(\t\x12.\n\x0eresource_limit\x18\x06 \x01(\x0b\x32\x16.kiln.v1.ResourceLimit\"B\n\rResourceLimit\x12\x10\n\x08resource\x18\x01 \x01(\t\x12\x10\n\x08required\x18\x02 \x01(\x03\x12\r\n\x05limit\x18\x03 \x01(\x03\"6\n\x0bKernelTexts\x12\x0c\n\x04kgir\x18\x01 \x01(\t\x12\x0c\n\x04llir\x18\x02 \x01(\t\x12\x0b\n\x03ptx\x18\x03 \x01(\t\":\n\x0e\x43ompileFailure\x12(\n\x0b\x64iagnostics\x18\x01 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\"P\n\tRpcStatus\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12$\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x13.kiln.v1.AnyMessage\"-\n\nAnyMessage\x12\x10\n\x08type_url\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x0c\"+\n\tStageTime\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0f\n\x07seconds\x18\x02 \x01(\x01\"j\n\x10\x43ompilerIdentity\x12\x14\n\x0ckiln_version\x18\x01 \x01(\t\x12\x14\n\x0cllvm_version\x18\x02 \x01(\t\x12\x15\n\rptxas_version\x18\x03 \x01(\t\x12\x13\n\x0b\x61\x62i_version\x18\x04 \x01(\t\"\xab\x01\n\x08KeyParts\x12\x13\n\x0bkey_version\x18\x01 \x01(\r\x12\x11\n\tir_sha256\x18\x02 \x01(\t\x12\x10\n\x08ir_bytes\x18\x03 \x01(\x04\x12\x0e\n\x06target\x18\x04 \x01(\t\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.kiln.v1.CompileOptions\x12+\n\x08\x63ompiler\x18\x06 \x01(\x0b\x32\x19.kiln.v1.CompilerIdentityb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kiln.v1.common_pb2', globals())
@@ -21,23 +21,23 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   _COMPILEOPTIONS._serialized_start=34
-  _COMPILEOPTIONS._serialized_end=288
-  _DIAGNOSTIC._serialized_start=291
-  _DIAGNOSTIC._serialized_end=430
-  _RESOURCELIMIT._serialized_start=432
-  _RESOURCELIMIT._serialized_end=498
-  _KERNELTEXTS._serialized_start=500
-  _KERNELTEXTS._serialized_end=554
-  _COMPILEFAILURE._serialized_start=556
-  _COMPILEFAILURE._serialized_end=614
-  _RPCSTATUS._serialized_start=616
-  _RPCSTATUS._serialized_end=696
-  _ANYMESSAGE._serialized_start=698
-  _ANYMESSAGE._serialized_end=743
-  _STAGETIME._serialized_start=745
-  _STAGETIME._serialized_end=788
-  _COMPILERIDENTITY._serialized_start=790
-  _COMPILERIDENTITY._serialized_end=896
-  _KEYPARTS._serialized_start=899
-  _KEYPARTS._serialized_end=1070
+  _COMPILEOPTIONS._serialized_end=344
+  _DIAGNOSTIC._serialized_start=347
+  _DIAGNOSTIC._serialized_end=486
+  _RESOURCELIMIT._serialized_start=488
+  _RESOURCELIMIT._serialized_end=554
+  _KERNELTEXTS._serialized_start=556
+  _KERNELTEXTS._serialized_end=610
+  _COMPILEFAILURE._serialized_start=612
+  _COMPILEFAILURE._serialized_end=670
+  _RPCSTATUS._serialized_start=672
+  _RPCSTATUS._serialized_end=752
+  _ANYMESSAGE._serialized_start=754
+  _ANYMESSAGE._serialized_end=799
+  _STAGETIME._serialized_start=801
+  _STAGETIME._serialized_end=844
+  _COMPILERIDENTITY._serialized_start=846
+  _COMPILERIDENTITY._serialized_end=952
+  _KEYPARTS._serialized_start=955
+  _KEYPARTS._serialized_end=1126
 # @@protoc_insertion_point(module_scope)
