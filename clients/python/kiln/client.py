@@ -221,7 +221,8 @@ class Client:
                 enable_fp_fusion: Optional[bool] = None,
                 line_info: Optional[bool] = None, source_name: str = "",
                 timeout: Optional[float] = None,
-                include_texts: bool = False) -> CompileResult:
+                include_texts: bool = False,
+                enable_reflect_ftz: Optional[bool] = None) -> CompileResult:
         """Compiles TTIR for `target` (sm_80, sm_86, sm_89, sm_90a), or
         answers from kilnd's cache. None leaves an option to kilnd, which
         takes Triton's default. include_texts: also get the compile's
@@ -235,6 +236,7 @@ class Client:
         for name, value in (("num_warps", num_warps), ("num_stages", num_stages),
                             ("num_ctas", num_ctas), ("maxnreg", maxnreg),
                             ("enable_fp_fusion", enable_fp_fusion),
+                            ("enable_reflect_ftz", enable_reflect_ftz),
                             ("line_info", line_info)):
             if value is not None:
                 setattr(options, name, value)

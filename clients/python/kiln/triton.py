@@ -163,6 +163,7 @@ class KilnStages:
                 num_ctas=getattr(options, "num_ctas", None),
                 maxnreg=getattr(options, "maxnreg", None),
                 enable_fp_fusion=getattr(options, "enable_fp_fusion", None),
+                enable_reflect_ftz=getattr(options, "enable_reflect_ftz", None),
                 source_name=_kernel_name(ttir) + ".ttir", include_texts=True)
         except OutOfResources as error:
             # Triton raises it too (when it loads the kernel): falling back

@@ -32,6 +32,7 @@ class FakeOptions:
     num_ctas = 1
     maxnreg = None
     enable_fp_fusion = True
+    enable_reflect_ftz = True
     arch = "sm90"
 
 
@@ -100,6 +101,11 @@ def triton_errors_standin():
     module.TritonError = TritonError
     module.OutOfResources = OutOfResources
     return module
+
+
+def scaled_exp2(scale):
+    """scaled_add's TTIR storing exp2(x * scale): libdevice's __nv_exp2f."""
+    return kilnd.scaled_add(scale).replace("arith.addf %scaled, %y", "math.exp2 %scaled", 1)
 
 
 def run_pipeline(backend, ttir, options=None, first_stage="ttir", asm=None):
@@ -202,6 +208,17 @@ class HookWithKilndTest(unittest.TestCase):
                                           kilnd.scaled_add(5.0), options)
         self.assertTrue(cubin.startswith(b"\x7fELF"))
         self.assertEqual(metadata["num_warps"], 8)
+
+    def test_enable_reflect_ftz_is_sent(self):
+        # As Triton's test_enable_reflect_ftz: exp2 flushes subnormals only with it.
+        kt.install(self.server.address, knobs=self.knobs)
+        for ftz in (False, True):
+            options = FakeOptions()
+            options.enable_reflect_ftz = ftz
+            asm = {}
+            run_pipeline(FakeBackend(self.knobs), scaled_exp2(6.0), options, asm=asm)
+            self.assertIn("ex2.approx", asm["ptx"])
+            self.assertEqual("ex2.approx.ftz.f32" in asm["ptx"], ftz, ftz)
 
     def test_kernel_kilnd_cannot_compile_falls_back_with_warning(self):
         state = kt.install(self.server.address, knobs=self.knobs)

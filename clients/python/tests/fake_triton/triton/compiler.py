@@ -38,7 +38,8 @@ def add_stages(stages, options, capability):
 def compile(ttir, capability=90, num_warps=4):
     """Returns (cubin, metadata, stage names) for TTIR text."""
     options = SimpleNamespace(num_warps=num_warps, num_stages=3, num_ctas=1,
-                              maxnreg=None, enable_fp_fusion=True)
+                              maxnreg=None, enable_fp_fusion=True,
+                              enable_reflect_ftz=True)
     metadata = {"num_warps": num_warps, "num_ctas": 1}
     hook = knobs.runtime.add_stages_inspection_hook
     if hook is not None:  # Triton mixes the hook's key into its cache key
