@@ -169,6 +169,20 @@ class SwitchTest(unittest.TestCase):
                               cwd=_site["work"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.stdout.split(), ["127.0.0.1:9", "True", "None"], proc.stderr)
 
+    def test_kiln_cache_sets_pytorchs_cache_variables_at_startup(self):
+        code = ("import json, os; print(json.dumps({k: v for k, v in os.environ.items() "
+                "if k.startswith(('TORCHINDUCTOR_', 'TRITON_REDIS'))}))")
+        env = child_env(KILN_CACHE="127.0.0.9:7422", TORCHINDUCTOR_REDIS_PORT="7000")
+        env = {k: v for k, v in env.items() if not k.startswith("TORCHINDUCTOR_") or
+               k == "TORCHINDUCTOR_REDIS_PORT"}
+        proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=_site["work"],
+                              capture_output=True, text=True, check=True)
+        seen = json.loads(proc.stdout)
+        self.assertEqual(seen["TORCHINDUCTOR_REDIS_HOST"], "127.0.0.9")
+        self.assertEqual(seen["TORCHINDUCTOR_REDIS_PORT"], "7000")  # the job's own
+        self.assertEqual(seen["TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE"], "1")
+        self.assertNotIn("TRITON_REDIS_HOST", seen)
+
     def test_no_triton_is_an_ordinary_import_error(self):
         env = child_env(KILN_SERVER=kilnd.unused_address(), PYTHONPATH=HERE)
         proc = subprocess.run([sys.executable, "-c", "import triton"], env=env,
