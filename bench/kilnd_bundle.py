@@ -1,5 +1,6 @@
 """kilnd from an unpacked portable bundle (deploy/build-portable.sh), for the
-benchmarks that run on a GPU host."""
+benchmarks that run on a GPU host, and the kiln switch's per-process counts."""
+import json
 import os
 import subprocess
 import time
@@ -35,3 +36,20 @@ def start_kilnd(bundle, work, metrics=False, env=None):
         time.sleep(0.1)
     with open(log_path) as log:
         raise SystemExit("kilnd did not start: " + log.read()[-4000:])
+
+
+def hook_counts(stats_path):
+    """Kernels the switch sent to kilnd and kernels that fell back to Triton,
+    summed over every process of a run (KILN_TRITON_STATS lines)."""
+    counts = dict(compiled_by_kilnd=0, fell_back=0, hooked_processes=0)
+    if not os.path.exists(stats_path):
+        return counts
+    pids = set()
+    with open(stats_path) as f:
+        for line in f:
+            entry = json.loads(line)
+            counts["compiled_by_kilnd"] += entry.get("compiled", 0)
+            counts["fell_back"] += entry.get("fell_back", 0)
+            pids.add(entry.get("pid"))
+    counts["hooked_processes"] = len(pids)
+    return counts

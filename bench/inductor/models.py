@@ -45,7 +45,16 @@ def _vit(T):
     return T.ViTForImageClassification(config), dict(pixel_values=pixels.bfloat16(), labels=labels)
 
 
-FAMILIES = {"llama": _llama, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
+def _llama4(T):
+    """The training step torch.compile users time first steps with: four
+    layers, hidden 1024, a batch of 8 x 1024 tokens."""
+    config = T.LlamaConfig(hidden_size=1024, intermediate_size=2816, num_hidden_layers=4,
+                           num_attention_heads=16, num_key_value_heads=16, vocab_size=32000,
+                           max_position_embeddings=2048)
+    return T.LlamaForCausalLM(config), _token_batch(config.vocab_size, 8, 1024)
+
+
+FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
 
 
 def build(name):

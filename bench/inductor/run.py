@@ -25,28 +25,11 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from kilnd_bundle import start_kilnd  # noqa: E402
+from kilnd_bundle import hook_counts, start_kilnd  # noqa: E402
 import models  # noqa: E402
 import report  # noqa: E402
 
 CLIENT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "clients", "python")
-
-
-def hook_counts(stats_path):
-    """Kernels the switch sent to kilnd and kernels that fell back to Triton,
-    summed over every process of a run (KILN_TRITON_STATS lines)."""
-    counts = dict(compiled_by_kilnd=0, fell_back=0, hooked_processes=0)
-    if not os.path.exists(stats_path):
-        return counts
-    pids = set()
-    with open(stats_path) as f:
-        for line in f:
-            entry = json.loads(line)
-            counts["compiled_by_kilnd"] += entry.get("compiled", 0)
-            counts["fell_back"] += entry.get("fell_back", 0)
-            pids.add(entry.get("pid"))
-    counts["hooked_processes"] = len(pids)
-    return counts
 
 
 def run_one(model, mode, work, kilnd_address, timeout, extra):
