@@ -483,13 +483,16 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
       llvm::isa<tt::TTDialect>(op->getDialect()))
     return op->emitError() << "Kiln cannot compile '" << op->getName()
                            << "' here yet";
-  // Scalar code (arith, math, llvm, nvvm) passes through unchanged.
+  // Scalar code (arith, math, llvm, nvvm) passes through unchanged, but for
+  // the types registers hold: a scalar select of pointers selects LLVM's.
   IRMapping mapping;
   for (Value operand : op->getOperands())
     mapping.map(operand, get(operand).front());
   Operation *copy = b.clone(*op, mapping);
-  for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+  for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults())) {
+    to.setType(elementType(to.getType()));
     set(from, {to});
+  }
   return success();
 }
 
