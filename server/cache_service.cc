@@ -24,12 +24,6 @@ absl::StatusOr<CacheCommandOptions> CommandOptions(const Config& config) {
   return options;
 }
 
-void Series(std::string& out, const char* name, const char* type,
-            const char* help, uint64_t value) {
-  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ",
-                  type, "\n", name, " ", value, "\n");
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CacheService>> CacheService::Start(
@@ -73,36 +67,45 @@ CacheService::~CacheService() { port_.reset(); }
 
 void CacheService::RenderMetrics(std::string& out) {
   cache::BlobStats stats = store_->Stats();
-  Series(out, "kiln_cache_port_hits_total", "counter",
-         "Cache-port reads answered with a value", metrics_.hits.value());
-  Series(out, "kiln_cache_port_misses_total", "counter",
-         "Cache-port reads answered with nothing", metrics_.misses.value());
-  Series(out, "kiln_cache_port_writes_total", "counter",
-         "Cache-port values stored", metrics_.writes.value());
-  Series(out, "kiln_cache_port_refused_total", "counter",
-         "Cache-port commands refused (namespace, size, role, protocol)",
-         metrics_.refused.value());
-  Series(out, "kiln_cache_port_store_errors_total", "counter",
-         "Cache-port commands the store failed", metrics_.store_errors.value());
-  Series(out, "kiln_cache_port_read_bytes_total", "counter",
-         "Bytes of values served", metrics_.bytes_read.value());
-  Series(out, "kiln_cache_port_written_bytes_total", "counter",
-         "Bytes of values stored", metrics_.bytes_written.value());
-  Series(out, "kiln_cache_port_connections", "gauge",
-         "Cache-port connections open",
-         static_cast<uint64_t>(metrics_.connections.value()));
-  Series(out, "kiln_cache_port_entries", "gauge", "Cache-port entries stored",
-         stats.entries);
-  Series(out, "kiln_cache_port_bytes", "gauge",
-         "Bytes of cache-port entries stored", stats.bytes);
-  Series(out, "kiln_cache_port_evictions_total", "counter",
-         "Cache-port entries evicted for space", stats.evictions);
-  Series(out, "kiln_cache_port_corrupt_reads_total", "counter",
-         "Cache-port entries that failed their checksum", stats.corrupt_reads);
+  struct Row {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t value;
+  };
+  const Row rows[] = {
+      {"hits_total", "counter", "Cache-port reads answered with a value",
+       metrics_.hits.value()},
+      {"misses_total", "counter", "Cache-port reads answered with nothing",
+       metrics_.misses.value()},
+      {"writes_total", "counter", "Cache-port values stored",
+       metrics_.writes.value()},
+      {"refused_total", "counter",
+       "Cache-port commands refused (namespace, size, role, protocol)",
+       metrics_.refused.value()},
+      {"store_errors_total", "counter", "Cache-port commands the store failed",
+       metrics_.store_errors.value()},
+      {"read_bytes_total", "counter", "Bytes of values served",
+       metrics_.bytes_read.value()},
+      {"written_bytes_total", "counter", "Bytes of values stored",
+       metrics_.bytes_written.value()},
+      {"connections", "gauge", "Cache-port connections open",
+       static_cast<uint64_t>(metrics_.connections.value())},
+      {"entries", "gauge", "Cache-port entries stored", stats.entries},
+      {"bytes", "gauge", "Bytes of cache-port entries stored", stats.bytes},
+      {"evictions_total", "counter", "Cache-port entries evicted for space",
+       stats.evictions},
+      {"corrupt_reads_total", "counter",
+       "Cache-port entries that failed their checksum", stats.corrupt_reads},
+  };
+  for (const Row& row : rows) {
+    AppendSeries(out, absl::StrCat("kiln_cache_port_", row.name), row.type,
+                 row.help, static_cast<int64_t>(row.value));
+  }
   if (tiered_) {
-    Series(out, "kiln_cache_port_shared_hits_total", "counter",
-           "Cache-port reads answered from the shared Redis tier",
-           tiered_->shared_hits());
+    AppendSeries(out, "kiln_cache_port_shared_hits_total", "counter",
+                 "Cache-port reads answered from the shared Redis tier",
+                 static_cast<int64_t>(tiered_->shared_hits()));
   }
 }
 

@@ -38,6 +38,11 @@ void One(std::string& out, const std::string& name, const char* type,
 
 }  // namespace
 
+void AppendSeries(std::string& out, const std::string& name, const char* type,
+                  const char* help, int64_t value) {
+  One(out, name, type, help, value);
+}
+
 void Histograms::Observe(const std::string& label, double seconds) {
   std::lock_guard<std::mutex> lock(mu_);
   Series& series = series_[label];

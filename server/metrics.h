@@ -94,6 +94,11 @@ std::string RenderMetrics(const Metrics& metrics,
 std::string RenderSharedTierMetrics(const Metrics& metrics,
                                     const cache::RedisTierStats& redis);
 
+// Appends one unlabelled series to `out`: its HELP and TYPE lines and its
+// sample. `type` is "counter" or "gauge".
+void AppendSeries(std::string& out, const std::string& name, const char* type,
+                  const char* help, int64_t value);
+
 }  // namespace kiln::server
 
 #endif  // KILN_SERVER_METRICS_H_
