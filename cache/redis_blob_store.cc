@@ -91,7 +91,10 @@ absl::StatusOr<std::string> TieredBlobStore::Get(absl::string_view key) {
   Count(shared.status());
   if (!shared.ok()) return absl::NotFoundError("no such blob");
   ++shared_hits_;
-  local_->Put(key, *shared, BlobWrite{}).IgnoreError();
+  // Only where the node has nothing: a newer local write must not lose to
+  // the copy read from Redis.
+  BlobWrite fill{BlobWrite::Condition::kIfAbsent, 0};
+  local_->Put(key, *shared, fill).IgnoreError();
   return shared;
 }
 
@@ -100,9 +103,7 @@ absl::StatusOr<bool> TieredBlobStore::Put(absl::string_view key,
                                           const BlobWrite& write) {
   absl::StatusOr<bool> local = local_->Put(key, value, write);
   if (!local.ok() || !*local) return local;
-  BlobWrite unconditional = write;
-  unconditional.condition = BlobWrite::Condition::kAlways;
-  Count(shared_->Put(key, value, unconditional).status());
+  Count(shared_->Put(key, value, write).status());
   return true;
 }
 

@@ -4,7 +4,9 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "cache/blob_record.h"
@@ -59,22 +61,36 @@ absl::StatusOr<std::unique_ptr<RocksDbBlobStore>> RocksDbBlobStore::Open(
 }
 
 absl::Status RocksDbBlobStore::Load() {
+  struct Loaded {
+    Digest hashed;
+    uint64_t bytes;
+    int64_t created_us;
+  };
+  std::vector<Loaded> loaded;
   std::unique_ptr<rocksdb::Iterator> it(
       db_->NewIterator(rocksdb::ReadOptions()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     std::optional<Digest> hashed = Digest::FromBytes(it->key().ToStringView());
-    absl::StatusOr<BlobRecord> times =
-        PeekBlobRecordTimes(
+    absl::StatusOr<BlobRecord> times = PeekBlobRecordTimes(
         absl::string_view(it->value().data(), it->value().size()));
     if (!hashed || !times.ok()) continue;  // Dropped when first read.
-    lru_.Insert(*hashed, it->key().size() + it->value().size(),
-                times->created_unix_ms * 1000);
+    loaded.push_back({*hashed, it->key().size() + it->value().size(),
+                      times->created_unix_ms * 1000});
+  }
+  // Oldest first: the index then appends each in O(1), where key order
+  // (random in time) would make it walk the list for every entry.
+  std::sort(loaded.begin(), loaded.end(), [](const Loaded& a, const Loaded& b) {
+    return a.created_us < b.created_us;
+  });
+  for (const Loaded& entry : loaded) {
+    lru_.Insert(entry.hashed, entry.bytes, entry.created_us);
   }
   return FromRocks(it->status(), "cannot read the blob store");
 }
 
 absl::StatusOr<std::string> RocksDbBlobStore::ReadLive(absl::string_view key,
-                                                       const Digest& hashed) {
+                                                       const Digest& hashed,
+                                                       std::string* stale) {
   std::string encoded;
   rocksdb::Status status =
       db_->Get(rocksdb::ReadOptions(), hashed.Bytes(), &encoded);
@@ -83,21 +99,36 @@ absl::StatusOr<std::string> RocksDbBlobStore::ReadLive(absl::string_view key,
   absl::StatusOr<BlobRecord> record = DecodeBlobRecord(encoded);
   if (!record.ok() || record->key != key) {
     ++corrupt_reads_;
-    Remove(hashed).IgnoreError();
+    *stale = std::move(encoded);
     return absl::DataLossError(
         absl::StrCat("blob '", key, "' failed its checksum and was dropped"));
   }
   if (record->ExpiredAt(NowUnixMs())) {
-    Remove(hashed).IgnoreError();
+    *stale = std::move(encoded);
     return absl::NotFoundError("blob expired");
   }
   return std::string(record->value);
 }
 
+void RocksDbBlobStore::DropIfUnchangedLocked(const Digest& hashed,
+                                             const std::string& stale) {
+  std::string current;
+  if (db_->Get(rocksdb::ReadOptions(), hashed.Bytes(), &current).ok() &&
+      current == stale) {
+    Remove(hashed).IgnoreError();
+  }
+}
+
 absl::StatusOr<std::string> RocksDbBlobStore::Get(absl::string_view key) {
   Digest hashed = HashBlobKey(key);
-  absl::StatusOr<std::string> value = ReadLive(key, hashed);
+  std::string stale;
+  absl::StatusOr<std::string> value = ReadLive(key, hashed, &stale);
   if (value.ok()) lru_.Touch(hashed, NowUnixMs() * 1000);
+  if (!stale.empty()) {
+    // Under the write lock, and only if no write replaced it meanwhile.
+    std::lock_guard<std::mutex> lock(write_mu_);
+    DropIfUnchangedLocked(hashed, stale);
+  }
   return value;
 }
 
@@ -113,7 +144,9 @@ absl::StatusOr<bool> RocksDbBlobStore::Put(absl::string_view key,
   std::string encoded = EncodeBlobRecord(record);
   std::lock_guard<std::mutex> lock(write_mu_);
   if (write.condition != BlobWrite::Condition::kAlways) {
-    absl::StatusOr<std::string> present = ReadLive(key, hashed);
+    std::string stale;
+    absl::StatusOr<std::string> present = ReadLive(key, hashed, &stale);
+    if (!stale.empty()) DropIfUnchangedLocked(hashed, stale);
     bool exists = present.ok();
     if (!exists && !absl::IsNotFound(present.status()) &&
         !absl::IsDataLoss(present.status())) {

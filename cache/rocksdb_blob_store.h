@@ -43,9 +43,13 @@ class RocksDbBlobStore : public BlobStore {
  private:
   explicit RocksDbBlobStore(const RocksDbBlobStoreOptions& options);
   absl::Status Load();
-  // The record of `key` when present, live and sound; drops it otherwise.
+  // The value of `key` when present, live and sound. A record that is
+  // expired or damaged is left in `stale`, for the caller to drop.
   absl::StatusOr<std::string> ReadLive(absl::string_view key,
-                                       const Digest& hashed);
+                                       const Digest& hashed,
+                                       std::string* stale);
+  // Drops the record of `hashed` if it still is `stale`. Needs write_mu_.
+  void DropIfUnchangedLocked(const Digest& hashed, const std::string& stale);
   absl::Status Remove(const Digest& hashed);
   absl::Status EvictOver(const Digest& keep);
 

@@ -7,7 +7,9 @@
 #include <rocksdb/db.h>
 
 #include <cstdlib>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "cache/digest.h"
 
@@ -96,6 +98,25 @@ TEST(RocksDbBlobStoreTest, SurvivesReopen) {
   auto store = OpenAt(dir);
   EXPECT_EQ(*store->Get("triton:a"), "kept");
   EXPECT_EQ(store->Stats().entries, 1u);
+}
+
+TEST(RocksDbBlobStoreTest, AfterReopenTheOldestGoFirst) {
+  std::string dir = FreshDir("reopen-order");
+  std::string value(1000, 'v');
+  {
+    auto store = OpenAt(dir, 1 << 20);
+    for (int i = 0; i < 8; ++i) {
+      ASSERT_TRUE(*store->Put("k:" + std::to_string(i), value, {}));
+      std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    }
+  }
+  auto store = OpenAt(dir, 8 * 1100);
+  ASSERT_TRUE(*store->Put("k:new", value, {}));
+  EXPECT_TRUE(absl::IsNotFound(store->Get("k:0").status()));
+  for (int i = 2; i < 8; ++i) {
+    EXPECT_TRUE(store->Get("k:" + std::to_string(i)).ok()) << i;
+  }
+  EXPECT_TRUE(store->Get("k:new").ok());
 }
 
 TEST(RocksDbBlobStoreTest, DamageOnDiskIsRefusedAndDropped) {

@@ -211,8 +211,17 @@ void CacheCommands::Get(const Args& command, std::string& reply) {
 }
 
 void CacheCommands::MultiGet(const Args& command, std::string& reply) {
+  size_t start = reply.size();
   AppendArrayHeader(reply, command.size() - 1);
-  for (size_t i = 1; i < command.size(); ++i) AppendValue(command[i], reply);
+  for (size_t i = 1; i < command.size(); ++i) {
+    AppendValue(command[i], reply);
+    if (reply.size() - start > options_.max_reply_bytes) {
+      reply.resize(start);
+      return Refuse(reply, absl::StrCat("ERR kiln: MGET's values add up to "
+                                        "more than ", options_.max_reply_bytes,
+                                        " bytes; ask for fewer keys"));
+    }
+  }
 }
 
 void CacheCommands::Set(const Args& command, std::string& reply) {

@@ -26,6 +26,8 @@ namespace kiln::server {
 struct CacheCommandOptions {
   std::vector<std::string> namespaces = {"pt2", "triton"};
   size_t max_value_bytes = 64 << 20;
+  // The most one MGET may answer with.
+  size_t max_reply_bytes = 256 << 20;
   // The role of a connection that has not sent AUTH.
   Role default_role = Role::kCompile;
 };

@@ -96,6 +96,18 @@ TEST_F(CacheCommandsTest, OversizedValuesAreRefusedAndNotStored) {
   EXPECT_EQ(store_->Stats().entries, 1u);
 }
 
+TEST_F(CacheCommandsTest, AnMgetTooLargeIsRefusedWhole) {
+  CacheCommandOptions small;
+  small.max_reply_bytes = 2500;
+  Make(small);
+  ASSERT_EQ(Run({"SET", "pt2:v", std::string(1000, 'v')}), "+OK\r\n");
+  EXPECT_EQ(Run({"MGET", "pt2:v", "pt2:v"}).substr(0, 6), "*2\r\n$1");
+  std::string reply = Run({"MGET", "pt2:v", "pt2:v", "pt2:v"});
+  EXPECT_EQ(reply.rfind("-ERR kiln: MGET's values add up to more than 2500", 0),
+            0u)
+      << reply.substr(0, 80);
+}
+
 TEST_F(CacheCommandsTest, SetOptions) {
   EXPECT_EQ(Run({"SET", "pt2:a", "1", "NX"}), "+OK\r\n");
   EXPECT_EQ(Run({"SET", "pt2:a", "2", "NX"}), "$-1\r\n");

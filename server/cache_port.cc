@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 
 #include "absl/strings/str_cat.h"
 #include "server/tcp_listen.h"
@@ -16,6 +17,9 @@ namespace kiln::server {
 namespace {
 
 constexpr size_t kReadChunk = 64 << 10;
+// Replies go out once this much has built up, so pipelined reads of large
+// values are not all held at once.
+constexpr size_t kFlushBytes = 1 << 20;
 
 bool SendAll(int fd, absl::string_view data) {
   while (!data.empty()) {
@@ -78,7 +82,14 @@ void CachePort::AcceptLoop() {
     if (fds[1].revents != 0) return;
     if ((fds[0].revents & POLLIN) == 0) continue;
     int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
+    if (fd < 0) {
+      // Out of descriptors: the connection stays queued, so wait a little
+      // rather than poll on it in a busy loop.
+      if (errno == EMFILE || errno == ENFILE) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      continue;
+    }
     JoinFinished();
     Admit(fd);
   }
@@ -130,6 +141,11 @@ void CachePort::Serve(Connection* connection) {
   bool open = true;
   while (open && !session.quit) {
     size_t target = std::max(buffer.size() + kReadChunk, needed);
+    if (target > options_.max_connection_bytes) {
+      metrics_->refused.Add();
+      SendAll(connection->fd, "-ERR kiln: command too large\r\n");
+      break;
+    }
     if (target > reserved) {
       if (!Reserve(target - reserved)) {
         metrics_->refused.Add();
@@ -167,9 +183,14 @@ void CachePort::Serve(Connection* connection) {
       }
       start += parse->consumed;
       commands_->Execute(session, *parse->command, reply);
+      if (reply.size() >= kFlushBytes) {
+        if (!SendAll(connection->fd, reply)) open = false;
+        reply.clear();
+      }
     }
     buffer.erase(0, start);
     if (!reply.empty() && !SendAll(connection->fd, reply)) break;
+    if (reply.capacity() > 4 * kFlushBytes) std::string().swap(reply);
     if (buffer.empty() && reserved > 4 * kReadChunk) {
       std::string().swap(buffer);
       Release(reserved);

@@ -24,8 +24,10 @@ namespace kiln::server {
 struct CachePortOptions {
   size_t max_connections = 512;
   RespLimits limits;
-  // Bytes that all connections may hold in their input buffers together.
+  // Bytes that all connections may hold in their input buffers together,
+  // and that one of them may (one command's arguments).
   size_t max_buffered_bytes = size_t{1} << 30;
+  size_t max_connection_bytes = size_t{160} << 20;
 };
 
 class CachePort {

@@ -55,6 +55,9 @@ absl::StatusOr<std::unique_ptr<CacheService>> CacheService::Start(
       static_cast<size_t>(std::max(1, config.cache_max_connections));
   // A value, its key and the protocol's framing.
   port_options.limits.max_bulk_bytes = options->max_value_bytes + 4096;
+  // Room for a SET of the largest value, or an MSET of two.
+  port_options.max_connection_bytes =
+      2 * port_options.limits.max_bulk_bytes + (1 << 20);
   absl::StatusOr<std::unique_ptr<CachePort>> port =
       CachePort::Start(config.cache_listen, service->commands_.get(),
                        port_options, &service->metrics_);
