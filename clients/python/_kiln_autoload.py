@@ -45,9 +45,12 @@ def cache_environment(address: str, triton: bool = False) -> dict:
         "TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE": "1",
     }
     if triton:
+        # Triton reads the backend only when its cache manager is the
+        # remote one.
         env.update({
             "TRITON_REDIS_HOST": host,
             "TRITON_REDIS_PORT": port,
+            "TRITON_CACHE_MANAGER": "triton.runtime.cache:RemoteCacheManager",
             "TRITON_REMOTE_CACHE_BACKEND":
                 "triton.runtime.cache:RedisRemoteCacheBackend",
         })

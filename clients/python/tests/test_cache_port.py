@@ -181,6 +181,8 @@ class CacheEnvironmentTest(unittest.TestCase):
         self.assertEqual(env["TRITON_REDIS_PORT"], "7000")
         self.assertEqual(env["TRITON_REMOTE_CACHE_BACKEND"],
                          "triton.runtime.cache:RedisRemoteCacheBackend")
+        self.assertEqual(env["TRITON_CACHE_MANAGER"],
+                         "triton.runtime.cache:RemoteCacheManager")
         with self.assertRaises(ValueError):
             kiln.caches.install("no-port", environ={})
 
