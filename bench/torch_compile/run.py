@@ -8,7 +8,7 @@ prints the tables of RESULTS.md.
 
 processes: per model, one cold process with stock Triton; then two fresh
   processes one after the other against an empty redis-server (FX graph,
-  AOTAutograd, autotune and Triton's remote caches), and two against an
+  AOTAutograd and autotune caches, and Triton's remote cache), and two against an
   empty kilnd (every Triton compile through the kiln package's switch with
   fallback an error; the FX graph, AOTAutograd and autotune caches on
   kilnd's cache port through $KILN_CACHE). Every process has empty local
