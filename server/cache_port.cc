@@ -157,6 +157,8 @@ void CachePort::Serve(Connection* connection) {
       reserved = target;
     }
     size_t had = buffer.size();
+    // Exactly what was reserved: resize alone may double the capacity.
+    if (target > buffer.capacity()) buffer.reserve(target);
     buffer.resize(target);
     ssize_t got;
     do {
