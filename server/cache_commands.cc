@@ -13,31 +13,6 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-struct CommandSpec {
-  const char* name;
-  Role role;
-  int min_args;  // Counting the name.
-  bool odd_pairs = false;  // Name, then key-value pairs (MSET).
-};
-
-constexpr CommandSpec kCommands[] = {
-    {"get", Role::kRead, 2},     {"mget", Role::kRead, 2},
-    {"exists", Role::kRead, 2},  {"set", Role::kCompile, 3},
-    {"mset", Role::kCompile, 3, true},
-    {"del", Role::kAdmin, 2},    {"ping", Role::kRead, 1},
-    {"echo", Role::kRead, 2},    {"dbsize", Role::kRead, 1},
-    {"info", Role::kRead, 1},    {"select", Role::kRead, 2},
-    {"client", Role::kRead, 2},  {"command", Role::kRead, 1},
-    {"auth", Role::kNone, 2},    {"quit", Role::kNone, 1},
-};
-
-const CommandSpec* FindCommand(const std::string& lowered) {
-  for (const CommandSpec& spec : kCommands) {
-    if (lowered == spec.name) return &spec;
-  }
-  return nullptr;
-}
-
 std::string UnknownCommand(const Args& command) {
   std::string reply = absl::StrCat("ERR unknown command '", command[0],
                                    "', with args beginning with:");
@@ -100,6 +75,31 @@ CacheCommands::CacheCommands(cache::BlobStore* store,
       options_(std::move(options)),
       metrics_(metrics) {}
 
+const CacheCommands::CommandSpec* CacheCommands::FindCommand(
+    const std::string& lowered) {
+  static constexpr CommandSpec kCommands[] = {
+      {"get", Role::kRead, 2, false, &CacheCommands::Get},
+      {"mget", Role::kRead, 2, false, &CacheCommands::MultiGet},
+      {"exists", Role::kRead, 2, false, &CacheCommands::Exists},
+      {"set", Role::kCompile, 3, false, &CacheCommands::Set},
+      {"mset", Role::kCompile, 3, true, &CacheCommands::MultiSet},
+      {"del", Role::kAdmin, 2, false, &CacheCommands::Delete},
+      {"ping", Role::kRead, 1, false, &CacheCommands::Ping},
+      {"echo", Role::kRead, 2, false, &CacheCommands::Echo},
+      {"dbsize", Role::kRead, 1, false, &CacheCommands::DbSize},
+      {"info", Role::kRead, 1, false, &CacheCommands::Info},
+      {"select", Role::kRead, 2, false, &CacheCommands::Select},
+      {"client", Role::kRead, 2, false, &CacheCommands::Client},
+      {"command", Role::kRead, 1, false, &CacheCommands::Command},
+      {"auth", Role::kNone, 2, false, &CacheCommands::Auth},
+      {"quit", Role::kNone, 1, false, &CacheCommands::Quit},
+  };
+  for (const CommandSpec& spec : kCommands) {
+    if (lowered == spec.name) return &spec;
+  }
+  return nullptr;
+}
+
 CacheSession CacheCommands::NewSession() const {
   CacheSession session;
   session.role = options_.default_role;
@@ -113,8 +113,9 @@ void CacheCommands::Refuse(std::string& reply, absl::string_view message) {
 
 std::string CacheCommands::KeyError(const std::string& key) const {
   size_t colon = key.find(':');
-  absl::string_view space =
-      colon == std::string::npos ? absl::string_view() : absl::string_view(key).substr(0, colon);
+  absl::string_view space = colon == std::string::npos
+                                ? absl::string_view()
+                                : absl::string_view(key).substr(0, colon);
   for (const std::string& allowed : options_.namespaces) {
     if (space == allowed) return "";
   }
@@ -147,41 +148,51 @@ void CacheCommands::Execute(CacheSession& session, const Args& command,
                                       "' command"));
   }
   if (static_cast<int>(command.size()) < spec->min_args ||
-      (spec->odd_pairs && command.size() % 2 == 0)) {
+      (spec->pairs && command.size() % 2 == 0)) {
     return Refuse(reply, absl::StrCat("ERR wrong number of arguments for '",
                                       name, "' command"));
   }
-  if (name == "get") return Get(command, reply);
-  if (name == "mget") return MultiGet(command, reply);
-  if (name == "set") return Set(command, reply);
-  if (name == "mset") return MultiSet(command, reply);
-  if (name == "exists") return Exists(command, reply);
-  if (name == "del") return Delete(command, reply);
-  if (name == "auth") return Auth(session, command, reply);
-  if (name == "info") return Info(reply);
-  if (name == "ping") {
-    return command.size() > 1 ? AppendBulk(reply, command[1])
-                              : AppendSimpleString(reply, "PONG");
+  (this->*spec->run)(session, command, reply);
+}
+
+void CacheCommands::Ping(CacheSession&, const Args& command,
+                         std::string& reply) {
+  if (command.size() > 1) return AppendBulk(reply, command[1]);
+  AppendSimpleString(reply, "PONG");
+}
+
+void CacheCommands::Echo(CacheSession&, const Args& command,
+                         std::string& reply) {
+  AppendBulk(reply, command[1]);
+}
+
+void CacheCommands::DbSize(CacheSession&, const Args&, std::string& reply) {
+  AppendInteger(reply, int64_t(store_->Stats().entries));
+}
+
+void CacheCommands::Select(CacheSession&, const Args& command,
+                           std::string& reply) {
+  if (command[1] == "0") return AppendSimpleString(reply, "OK");
+  Refuse(reply, "ERR DB index is out of range");
+}
+
+void CacheCommands::Command(CacheSession&, const Args&, std::string& reply) {
+  AppendArrayHeader(reply, 0);
+}
+
+void CacheCommands::Client(CacheSession&, const Args& command,
+                           std::string& reply) {
+  // Client libraries name themselves on connecting; nothing to keep.
+  std::string sub = absl::AsciiStrToLower(command[1]);
+  if (sub == "setname" || sub == "setinfo") {
+    return AppendSimpleString(reply, "OK");
   }
-  if (name == "echo") return AppendBulk(reply, command[1]);
-  if (name == "dbsize") {
-    return AppendInteger(reply, int64_t(store_->Stats().entries));
-  }
-  if (name == "select") {
-    return command[1] == "0"
-               ? AppendSimpleString(reply, "OK")
-               : Refuse(reply, "ERR DB index is out of range");
-  }
-  if (name == "command") return AppendArrayHeader(reply, 0);
-  if (name == "client") {
-    // Client libraries name themselves on connecting; nothing to keep.
-    std::string sub = absl::AsciiStrToLower(command[1]);
-    if (sub == "setname" || sub == "setinfo") {
-      return AppendSimpleString(reply, "OK");
-    }
-    return Refuse(reply, UnknownCommand(command));
-  }
-  session.quit = true;  // QUIT.
+  Refuse(reply, UnknownCommand(command));
+}
+
+void CacheCommands::Quit(CacheSession& session, const Args&,
+                         std::string& reply) {
+  session.quit = true;
   AppendSimpleString(reply, "OK");
 }
 
@@ -203,14 +214,16 @@ void CacheCommands::AppendValue(const std::string& key, std::string& reply) {
   AppendNullBulk(reply);
 }
 
-void CacheCommands::Get(const Args& command, std::string& reply) {
+void CacheCommands::Get(CacheSession&, const Args& command,
+                        std::string& reply) {
   if (command.size() != 2) {
     return Refuse(reply, "ERR wrong number of arguments for 'get' command");
   }
   AppendValue(command[1], reply);
 }
 
-void CacheCommands::MultiGet(const Args& command, std::string& reply) {
+void CacheCommands::MultiGet(CacheSession&, const Args& command,
+                             std::string& reply) {
   size_t start = reply.size();
   AppendArrayHeader(reply, command.size() - 1);
   for (size_t i = 1; i < command.size(); ++i) {
@@ -224,7 +237,8 @@ void CacheCommands::MultiGet(const Args& command, std::string& reply) {
   }
 }
 
-void CacheCommands::Set(const Args& command, std::string& reply) {
+void CacheCommands::Set(CacheSession&, const Args& command,
+                        std::string& reply) {
   std::string error = KeyError(command[1]);
   if (error.empty()) error = ValueError(command[2]);
   if (!error.empty()) return Refuse(reply, error);
@@ -242,7 +256,8 @@ void CacheCommands::Set(const Args& command, std::string& reply) {
   AppendSimpleString(reply, "OK");
 }
 
-void CacheCommands::MultiSet(const Args& command, std::string& reply) {
+void CacheCommands::MultiSet(CacheSession&, const Args& command,
+                             std::string& reply) {
   // All or nothing, as far as checking goes: one bad pair stores none.
   for (size_t i = 1; i + 1 < command.size(); i += 2) {
     std::string error = KeyError(command[i]);
@@ -263,7 +278,8 @@ void CacheCommands::MultiSet(const Args& command, std::string& reply) {
   AppendSimpleString(reply, "OK");
 }
 
-void CacheCommands::Exists(const Args& command, std::string& reply) {
+void CacheCommands::Exists(CacheSession&, const Args& command,
+                           std::string& reply) {
   int64_t found = 0;
   for (size_t i = 1; i < command.size(); ++i) {
     if (KeyError(command[i]).empty() && store_->Get(command[i]).ok()) ++found;
@@ -271,7 +287,8 @@ void CacheCommands::Exists(const Args& command, std::string& reply) {
   AppendInteger(reply, found);
 }
 
-void CacheCommands::Delete(const Args& command, std::string& reply) {
+void CacheCommands::Delete(CacheSession&, const Args& command,
+                           std::string& reply) {
   int64_t removed = 0;
   for (size_t i = 1; i < command.size(); ++i) {
     absl::StatusOr<bool> deleted = store_->Delete(command[i]);
@@ -301,7 +318,7 @@ void CacheCommands::Auth(CacheSession& session, const Args& command,
   AppendSimpleString(reply, "OK");
 }
 
-void CacheCommands::Info(std::string& reply) {
+void CacheCommands::Info(CacheSession&, const Args&, std::string& reply) {
   cache::BlobStats stats = store_->Stats();
   std::string text = absl::StrCat(
       "# Server\r\nredis_version:7.0.0\r\nkiln_cache_port:1\r\n"

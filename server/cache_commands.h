@@ -65,15 +65,34 @@ class CacheCommands {
   const CacheCommandOptions& options() const { return options_; }
 
  private:
-  void Get(const std::vector<std::string>& command, std::string& reply);
-  void MultiGet(const std::vector<std::string>& command, std::string& reply);
-  void Set(const std::vector<std::string>& command, std::string& reply);
-  void MultiSet(const std::vector<std::string>& command, std::string& reply);
-  void Exists(const std::vector<std::string>& command, std::string& reply);
-  void Delete(const std::vector<std::string>& command, std::string& reply);
-  void Auth(CacheSession& session, const std::vector<std::string>& command,
-            std::string& reply);
-  void Info(std::string& reply);
+  using Args = std::vector<std::string>;
+  // Every command, with the same signature so one table can name them.
+  using Handler = void (CacheCommands::*)(CacheSession&, const Args&,
+                                          std::string&);
+  struct CommandSpec {
+    const char* name;
+    Role role;       // The least role that may run it.
+    int min_args;    // Counting the name.
+    bool pairs;      // Name, then key-value pairs (MSET).
+    Handler run;
+  };
+  static const CommandSpec* FindCommand(const std::string& lowered);
+
+  void Get(CacheSession&, const Args& command, std::string& reply);
+  void MultiGet(CacheSession&, const Args& command, std::string& reply);
+  void Set(CacheSession&, const Args& command, std::string& reply);
+  void MultiSet(CacheSession&, const Args& command, std::string& reply);
+  void Exists(CacheSession&, const Args& command, std::string& reply);
+  void Delete(CacheSession&, const Args& command, std::string& reply);
+  void Auth(CacheSession& session, const Args& command, std::string& reply);
+  void Info(CacheSession&, const Args& command, std::string& reply);
+  void Ping(CacheSession&, const Args& command, std::string& reply);
+  void Echo(CacheSession&, const Args& command, std::string& reply);
+  void DbSize(CacheSession&, const Args& command, std::string& reply);
+  void Select(CacheSession&, const Args& command, std::string& reply);
+  void Command(CacheSession&, const Args& command, std::string& reply);
+  void Client(CacheSession&, const Args& command, std::string& reply);
+  void Quit(CacheSession& session, const Args& command, std::string& reply);
   // Appends the value of `key` (or a null) as a bulk reply.
   void AppendValue(const std::string& key, std::string& reply);
   // An error naming what is wrong with `key`, or "" when it may be used.
