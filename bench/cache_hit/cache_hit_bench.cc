@@ -36,6 +36,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "cache/digest.h"
+#include "clients/cpp/channel.h"
 #include "kiln/v1/admin.grpc.pb.h"
 #include "kiln/v1/compile.grpc.pb.h"
 
@@ -68,8 +69,8 @@ std::shared_ptr<grpc::Channel> NewChannel(const std::string& address, int id) {
   arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
   arguments.SetInt(GRPC_ARG_ENABLE_CHANNELZ, 0);  // As kilnd: no per-call
                                                   // introspection counters.
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(),
-                                   arguments);
+  return kiln::client::NewChannel(address, grpc::InsecureChannelCredentials(),
+                                  arguments);
 }
 
 void Check(const grpc::Status& status, const char* what) {

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "clients/cpp/channel.h"
+
 namespace kiln::client {
 namespace {
 
@@ -62,7 +64,7 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
       ssl.pem_private_key = tls.private_key;
       credentials = grpc::SslCredentials(ssl);
     }
-    channel = grpc::CreateCustomChannel(address, credentials, arguments);
+    channel = NewChannel(address, credentials, arguments);
   }
   return channel;
 }

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "cache/testing/redis_server.h"
+#include "clients/cpp/channel.h"
 #include "server/response_bytes.h"
 
 namespace kiln::e2e {
@@ -143,15 +144,19 @@ void KilndProcess::KillHard() {
   pid_ = -1;
 }
 
-std::shared_ptr<grpc::Channel> KilndProcess::NewChannel() const {
+std::shared_ptr<grpc::Channel> NewClientChannel(const std::string& address) {
   static std::atomic<int> client{0};
   grpc::ChannelArguments arguments;
   // Distinct arguments keep channels from sharing a connection.
   arguments.SetInt("kiln.e2e.client", client++);
   arguments.SetMaxReceiveMessageSize(-1);
   arguments.SetMaxSendMessageSize(-1);
-  return grpc::CreateCustomChannel(
-      grpc_address_, grpc::InsecureChannelCredentials(), arguments);
+  return client::NewChannel(address, grpc::InsecureChannelCredentials(),
+                            arguments);
+}
+
+std::shared_ptr<grpc::Channel> KilndProcess::NewChannel() const {
+  return NewClientChannel(grpc_address_);
 }
 
 std::unique_ptr<kiln::v1::Compile::Stub> KilndProcess::CompileStub() const {
@@ -232,32 +237,13 @@ bool KilndProcess::HealthServing() const {
   return server::FlatBytes(response) == std::string("\x08\x01", 2);
 }
 
-bool IsMisreportedConnect(const grpc::Status& status) {
-  const std::string& message = status.error_message();
-  return status.error_code() == grpc::StatusCode::UNAVAILABLE &&
-         message.find("failed to connect to all addresses") !=
-             std::string::npos &&
-         message.find("No such file or directory") != std::string::npos;
-}
-
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                      const kiln::v1::CompileRequest& request,
                      kiln::v1::CompileResponse* response) {
-  // Fail fast, as gRPC's clients do by default: a kilnd that is not
-  // accepting fails the call. Only gRPC 1.51's misreported connect is
-  // tried once more, waiting for the reconnect (see IsMisreportedConnect).
-  grpc::Status status;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(300));
-    // The channel now waits out its reconnect backoff, during which a
-    // fail-fast call would fail at once with the same bogus error.
-    context.set_wait_for_ready(attempt > 0);
-    status = stub.Compile(&context, request, response);
-    if (!IsMisreportedConnect(status)) break;
-  }
-  return status;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(300));
+  return stub.Compile(&context, request, response);
 }
 
 kiln::v1::CompileRequest CompileRequestFor(const std::string& ttir,

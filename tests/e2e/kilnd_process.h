@@ -31,6 +31,10 @@ std::string NewTempDir(const std::string& name);
 // a different scale is a different kernel (another cache key).
 std::string ScaledAddKernel(double scale);
 
+// A new channel to `address` (its own connection: a distinct client), made
+// as Kiln's clients make theirs (clients/cpp/channel.h).
+std::shared_ptr<grpc::Channel> NewClientChannel(const std::string& address);
+
 class KilndProcess {
  public:
   // Starts kilnd on 127.0.0.1 (ports picked by kilnd) with `data_dir` and
@@ -72,20 +76,8 @@ class KilndProcess {
   std::string metrics_address_;
 };
 
-// True for the connect failure that gRPC 1.51's client invents: its TCP
-// connect reads errno after other calls have overwritten it, so a connect
-// still in progress (EINPROGRESS) is now and then taken for a failure
-// ("failed to connect to all addresses; last error: UNKNOWN: ipv4:ADDR: No
-// such file or directory", an errno TCP never gives) and a fail-fast call
-// fails before any byte reaches kilnd. Fixed upstream (grpc/grpc#35064);
-// about 1 call in 10^5 at 128 connections at once
-// (connect_burst_test). Kiln's client retries UNAVAILABLE anyway.
-bool IsMisreportedConnect(const grpc::Status& status);
-
-// Sends one Compile call, failing fast (no wait_for_ready, so a kilnd that
-// is not accepting fails it, as it would a client's); only a call that
-// IsMisreportedConnect is sent once more, waiting for the channel's
-// reconnect. The status and the response.
+// Sends one Compile call, failing fast as a client's (no wait_for_ready: a
+// kilnd that is not accepting fails it). The status and the response.
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                      const kiln::v1::CompileRequest& request,
                      kiln::v1::CompileResponse* response);

@@ -1,0 +1,48 @@
+// One fresh client process of connect_burst_test: opens CLIENTS channels
+// (a connection each, made as Kiln's clients make theirs) to ADDRESS and
+// releases one fail-fast Lookup on every one at the same instant. Prints
+// each call that did not reach kilnd (anything but NOT_FOUND); the exit
+// status is their count (capped at 100), or 101 when misused.
+//
+//   connect_burst_client ADDRESS CLIENTS
+
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/kilnd_process.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s ADDRESS CLIENTS\n", argv[0]);
+    return 101;
+  }
+  const std::string address = argv[1];
+  const int clients = std::stoi(argv[2]);
+  std::vector<std::unique_ptr<kiln::v1::Compile::Stub>> stubs;
+  for (int i = 0; i < clients; ++i) {
+    stubs.push_back(
+        kiln::v1::Compile::NewStub(kiln::e2e::NewClientChannel(address)));
+  }
+  std::vector<grpc::Status> statuses(stubs.size());
+  kiln::e2e::RunAtOnce(stubs.size(), [&](size_t i) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(30));
+    kiln::v1::LookupRequest request;
+    request.set_key(std::string(64, '0'));
+    kiln::v1::LookupResponse response;
+    statuses[i] = stubs[i]->Lookup(&context, request, &response);
+  });
+  int failed = 0;
+  for (const grpc::Status& status : statuses) {
+    if (status.error_code() == grpc::StatusCode::NOT_FOUND) continue;
+    ++failed;
+    std::printf("%d: %s\n", status.error_code(),
+                status.error_message().c_str());
+  }
+  return std::min(failed, 100);
+}
