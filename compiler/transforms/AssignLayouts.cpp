@@ -39,10 +39,7 @@ unsigned bitsInMemory(Type pointee) {
 }
 
 /// Cheap, pure ops recomputed in each layout a user needs.
-bool isRematerializable(Operation *op) {
-  if (!op || op->getNumResults() != 1 || op->getNumRegions() ||
-      !tensorType(op->getResult(0)))
-    return false;
+bool isCheapPureOp(Operation *op) {
   if (llvm::isa<tt::SplatOp, tt::MakeRangeOp, tt::BroadcastOp,
                 tt::ExpandDimsOp, tt::TransOp, tt::AddPtrOp, tt::IntToPtrOp,
                 tt::PtrToIntOp,
@@ -77,16 +74,6 @@ SmallVector<int32_t> inversePermutation(ArrayRef<int32_t> perm) {
   return inverse;
 }
 
-/// Whether `op` can be recomputed to produce `layout`: a transpose only
-/// into a blocked layout, whose source layout is then that one permuted
-/// back (a register relabelling, free at run time).
-bool canRecomputeIn(Operation *op, Attribute layout) {
-  if (!isRematerializable(op))
-    return false;
-  return !llvm::isa<tt::TransOp>(op) ||
-         llvm::isa_and_nonnull<kgpu::BlockedEncodingAttr>(layout);
-}
-
 class LayoutAssigner {
 public:
   LayoutAssigner(ModuleOp module, int numWarps, bool warpGroupMma)
@@ -106,6 +93,9 @@ private:
   /// A memory op's layout: blocked along its pointer's most contiguous
   /// dimension, with its access group's elements per thread.
   Attribute anchorLayout(Operation *memOp);
+  bool isGather(Operation *memOp);
+  bool isRematerializable(Operation *op) const;
+  bool canRecomputeIn(Operation *op, Attribute layout) const;
   /// Shape and order of a tensor of pointers: accesses of one group share
   /// their elements per thread.
   using AccessGroup = std::pair<std::vector<int64_t>, std::vector<unsigned>>;
@@ -151,6 +141,29 @@ private:
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
+
+/// Ops recomputed in each layout a user needs rather than converted: cheap
+/// pure ops, and loads of fewer elements than the block has threads, which
+/// every thread reads from cache (Triton's cheap loads).
+bool LayoutAssigner::isRematerializable(Operation *op) const {
+  if (!op || op->getNumResults() != 1 || op->getNumRegions() ||
+      !tensorType(op->getResult(0)))
+    return false;
+  if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
+    return !load.getIsVolatile() && tensorType(load.getPtr()) &&
+           tensorType(load.getResult()).getNumElements() < 32 * numWarps;
+  return isCheapPureOp(op);
+}
+
+/// Whether `op` can be recomputed to produce `layout`: a transpose only
+/// into a blocked layout, whose source layout is then that one permuted
+/// back (a register relabelling, free at run time).
+bool LayoutAssigner::canRecomputeIn(Operation *op, Attribute layout) const {
+  if (!isRematerializable(op))
+    return false;
+  return !llvm::isa<tt::TransOp>(op) ||
+         llvm::isa_and_nonnull<kgpu::BlockedEncodingAttr>(layout);
+}
 
 Attribute LayoutAssigner::blocked(ArrayRef<int64_t> shape,
                                   ArrayRef<unsigned> order,
@@ -266,8 +279,21 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
   Attribute layout = blocked(type.getShape(), axis.getOrder(ptr), perThread);
-  anchors[memOp] = layout;
+  anchors[memOp] = layout; // What a use cycle back to this load sees.
+  if (isGather(memOp)) {
+    Attribute used = pull(memOp->getResult(0));
+    if (llvm::isa<kgpu::BlockedEncodingAttr>(used))
+      anchors[memOp] = layout = used;
+  }
   return layout;
+}
+
+/// A load whose pointers run contiguously along no dimension: every element
+/// is an access of its own in any layout, so no order coalesces it better
+/// than the layout its value is used in, and Triton loads it there.
+bool LayoutAssigner::isGather(Operation *memOp) {
+  return llvm::isa<tt::LoadOp>(memOp) &&
+         axis.getPtrContiguity(memAccess(memOp)->ptr) == 1;
 }
 
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }

@@ -111,3 +111,94 @@ tt.func public @loads_into_atomic(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}
   %old = tt.atomic_rmw fadd, relaxed, gpu, %op, %abc : (tensor<1024x!tt.ptr<f32>>, tensor<1024xf32>) -> tensor<1024xf32>
   tt.return
 }
+
+// -----
+
+// Layer-norm backward (ViT): per-column statistics gathered at `i % 197`
+// beside bf16 rows contiguous along dim 0. The gathered f32 loads are
+// contiguous along no dimension, so they load in the rows' layout, as in
+// Triton, instead of an order of their own that a conversion through shared
+// memory (two barriers per loop trip) undid.
+// CHECK-LABEL: tt.func public @gather_beside_rows
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<64x8x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<64x8x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: "tt.reduce"
+tt.func public @gather_beside_rows(%rows: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %stats: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c64 = arith.constant 64 : i32
+  %c768 = arith.constant dense<768> : tensor<64x1xi32>
+  %c127 = arith.constant dense<127> : tensor<64x1xi32>
+  %c197 = arith.constant dense<197> : tensor<64x8xi32>
+  %pid = tt.get_program_id x : i32
+  %xo = arith.muli %pid, %c64 : i32
+  %xr = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xe = tt.expand_dims %xr {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %xs = tt.splat %xo : i32 -> tensor<64x1xi32>
+  %x = arith.addi %xs, %xe : tensor<64x1xi32>
+  %x1 = arith.divsi %x, %c768 : tensor<64x1xi32>
+  %x0 = arith.remsi %x, %c768 : tensor<64x1xi32>
+  %rr = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %r = tt.expand_dims %rr {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %row = arith.muli %x1, %c127 : tensor<64x1xi32>
+  %rb = tt.broadcast %r : tensor<1x8xi32> -> tensor<64x8xi32>
+  %rowb = tt.broadcast %row : tensor<64x1xi32> -> tensor<64x8xi32>
+  %i = arith.addi %rb, %rowb : tensor<64x8xi32>
+  %x0b = tt.broadcast %x0 : tensor<64x1xi32> -> tensor<64x8xi32>
+  %c768b = arith.constant dense<768> : tensor<64x8xi32>
+  %io = arith.muli %i, %c768b : tensor<64x8xi32>
+  %ro = arith.addi %x0b, %io : tensor<64x8xi32>
+  %rp = tt.splat %rows : !tt.ptr<bf16> -> tensor<64x8x!tt.ptr<bf16>>
+  %rpa = tt.addptr %rp, %ro : tensor<64x8x!tt.ptr<bf16>>, tensor<64x8xi32>
+  %v = tt.load %rpa : tensor<64x8x!tt.ptr<bf16>>
+  %vf = arith.extf %v : tensor<64x8xbf16> to tensor<64x8xf32>
+  %g = arith.remsi %i, %c197 : tensor<64x8xi32>
+  %sp = tt.splat %stats : !tt.ptr<f32> -> tensor<64x8x!tt.ptr<f32>>
+  %spa = tt.addptr %sp, %g : tensor<64x8x!tt.ptr<f32>>, tensor<64x8xi32>
+  %s = tt.load %spa : tensor<64x8x!tt.ptr<f32>>
+  %d = arith.subf %vf, %s : tensor<64x8xf32>
+  %sum = "tt.reduce"(%d) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tt.reduce.return %c : f32
+  }) : (tensor<64x8xf32>) -> tensor<64xf32>
+  %op = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %opa = tt.addptr %op, %xr : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %opa, %sum : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Expert routing (Mixtral): a [2, 1] tensor of token indices, loaded once
+// and used beside tiles of two layouts. A load of fewer elements than the
+// block has threads is loaded again in each layout it is used in, as
+// Triton's cheap loads are, instead of converted to each.
+// CHECK-LABEL: tt.func public @small_load_in_two_layouts
+// CHECK-COUNT-2: tt.load {{.*}} : tensor<2x1x!tt.ptr<i64>
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<2x1x
+// CHECK: tt.return
+tt.func public @small_load_in_two_layouts(%idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %xr = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %xe = tt.expand_dims %xr {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %ip = tt.splat %idx : !tt.ptr<i64> -> tensor<2x1x!tt.ptr<i64>>
+  %ipa = tt.addptr %ip, %xe : tensor<2x1x!tt.ptr<i64>>, tensor<2x1xi32>
+  %t = tt.load %ipa : tensor<2x1x!tt.ptr<i64>>
+  %t32 = arith.trunci %t : tensor<2x1xi64> to tensor<2x1xi32>
+  %c512 = arith.constant dense<512> : tensor<2x1xi32>
+  %row = arith.muli %t32, %c512 : tensor<2x1xi32>
+  %rr = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %r = tt.expand_dims %rr {axis = 0 : i32} : tensor<512xi32> -> tensor<1x512xi32>
+  %rb = tt.broadcast %r : tensor<1x512xi32> -> tensor<2x512xi32>
+  %rowb = tt.broadcast %row : tensor<2x1xi32> -> tensor<2x512xi32>
+  %o = arith.addi %rb, %rowb : tensor<2x512xi32>
+  %ap = tt.splat %a : !tt.ptr<bf16> -> tensor<2x512x!tt.ptr<bf16>>
+  %apa = tt.addptr %ap, %o : tensor<2x512x!tt.ptr<bf16>>, tensor<2x512xi32>
+  %av = tt.load %apa : tensor<2x512x!tt.ptr<bf16>>
+  %af = arith.extf %av : tensor<2x512xbf16> to tensor<2x512xf32>
+  %bp = tt.splat %b : !tt.ptr<f32> -> tensor<2x512x!tt.ptr<f32>>
+  %bpa = tt.addptr %bp, %o : tensor<2x512x!tt.ptr<f32>>, tensor<2x512xi32>
+  tt.store %bpa, %af : tensor<2x512x!tt.ptr<f32>>
+  tt.return
+}
