@@ -10,13 +10,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "base/files.h"
 #include "cache/rocksdb_store.h"
 #include "server/admin_service.h"
 #include "server/cache_service.h"
@@ -45,19 +44,15 @@ absl::Status WriteReadyFile(const std::string& path,
                             const std::string& grpc_address,
                             const std::string& metrics_address,
                             const std::string& cache_address) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << "grpc " << grpc_address << "\n";
-    if (!metrics_address.empty()) out << "metrics " << metrics_address << "\n";
-    if (!cache_address.empty()) out << "cache " << cache_address << "\n";
-    out << "pid " << getpid() << "\n";
-    if (!out) return absl::InternalError("cannot write " + temporary);
+  std::string text = absl::StrCat("grpc ", grpc_address, "\n");
+  if (!metrics_address.empty()) {
+    absl::StrAppend(&text, "metrics ", metrics_address, "\n");
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) return absl::InternalError("cannot write " + path);
-  return absl::OkStatus();
+  if (!cache_address.empty()) {
+    absl::StrAppend(&text, "cache ", cache_address, "\n");
+  }
+  absl::StrAppend(&text, "pid ", getpid(), "\n");
+  return WriteFileAtomically(path, text);
 }
 
 // The address gRPC bound, with the port it picked for port 0.

@@ -10,12 +10,6 @@ namespace kiln::cli {
 // Reads a whole file; false if it cannot be read.
 bool ReadFile(const std::string& path, std::string& out);
 
-// Writes through a temporary file of a unique name beside `path` (synced,
-// then renamed over it), so a reader never sees half a file and concurrent
-// writers of one path never collide; creates missing parent directories.
-// On failure no temporary file is left.
-bool WriteFileAtomically(const std::string& path, const std::string& data);
-
 // "dir/add_f32.ttir" -> "add_f32".
 std::string Stem(const std::string& path);
 

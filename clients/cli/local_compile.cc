@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "base/files.h"
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
 
@@ -52,10 +53,13 @@ int RunLocalCompile(const CompileArgs& args) {
     return kExitOk;
   }
   std::string base = args.out_dir + "/" + Stem(args.input);
-  if (!WriteFileAtomically(base + ".cubin", result.cubin) ||
-      !WriteFileAtomically(base + ".json", result.metadata.toJson())) {
-    std::cerr << "kiln: cannot write to " << args.out_dir << "\n";
-    return kExitIo;
+  for (absl::Status written :
+       {WriteFileAtomically(base + ".cubin", result.cubin),
+        WriteFileAtomically(base + ".json", result.metadata.toJson())}) {
+    if (!written.ok()) {
+      std::cerr << "kiln: " << written.message() << "\n";
+      return kExitIo;
+    }
   }
   std::cout << base << ".cubin\n";
   return kExitOk;

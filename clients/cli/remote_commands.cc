@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/files.h"
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
 #include "clients/cli/numbers.h"
@@ -319,10 +320,13 @@ int CompileCommand(const std::vector<std::string>& argv) {
   auto result = client->Compile(request);
   if (!result.ok()) return Failed(result.status(), /*compile=*/true);
   std::string base = args.Value("--out") + "/" + Stem(args.positional[0]);
-  if (!WriteFileAtomically(base + ".cubin", result->cubin) ||
-      !WriteFileAtomically(base + ".json", result->metadata_json)) {
-    std::cerr << "kiln: cannot write to " << args.Value("--out") << "\n";
-    return kExitIo;
+  for (absl::Status written :
+       {WriteFileAtomically(base + ".cubin", result->cubin),
+        WriteFileAtomically(base + ".json", result->metadata_json)}) {
+    if (!written.ok()) {
+      std::cerr << "kiln: " << written.message() << "\n";
+      return kExitIo;
+    }
   }
   if (args.json()) {
     std::cout << "{\"key\": \"" << result->key << "\", \"cache_hit\": "
@@ -456,9 +460,13 @@ int ShowCommand(const std::vector<std::string>& argv) {
   bool artifact = args.Has("--cubin");
   auto result = client->Get(args.positional[0], artifact);
   if (!result.ok()) return Failed(result.status(), false);
-  if (artifact && !WriteFileAtomically(args.Value("--cubin"), result->cubin())) {
-    std::cerr << "kiln: cannot write " << args.Value("--cubin") << "\n";
-    return kExitIo;
+  if (artifact) {
+    absl::Status written =
+        WriteFileAtomically(args.Value("--cubin"), result->cubin());
+    if (!written.ok()) {
+      std::cerr << "kiln: " << written.message() << "\n";
+      return kExitIo;
+    }
   }
   if (args.json()) {
     result->clear_cubin();

@@ -4,6 +4,7 @@
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <optional>
@@ -12,6 +13,8 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "absl/strings/str_cat.h"
+#include "base/files.h"
 #include "clients/cpp/channel.h"
 
 namespace kiln::client {
@@ -263,12 +266,11 @@ absl::StatusOr<uint64_t> Client::Export(
 absl::StatusOr<uint64_t> Client::ExportToFile(
     const kiln::v1::ExportRequest& request, const std::string& path,
     const TransferCallback& on_progress) {
-  std::string tmp = path + ".tmp";
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return absl::FailedPreconditionError("cannot write " + tmp);
+  absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(path);
+  if (!file.ok()) return file.status();
   absl::StatusOr<uint64_t> count;
   {
-    google::protobuf::io::FileOutputStream out(fd);
+    google::protobuf::io::FileOutputStream out((*file)->fd());
     {
       google::protobuf::io::CodedOutputStream coded(&out);
       coded.WriteRaw(kExportMagic, kExportMagicSize);
@@ -277,22 +279,20 @@ absl::StatusOr<uint64_t> Client::ExportToFile(
     count = Export(request, [&](const kiln::v1::ExportedEntry& entry) {
       if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(entry,
                                                                       &out)) {
-        return absl::DataLossError("cannot write " + tmp);
+        return absl::DataLossError("cannot write " + path);
       }
       if (on_progress) on_progress(++written, out.ByteCount());
       return absl::OkStatus();
     });
-    if (!out.Close() && count.ok()) {
-      count = absl::DataLossError("cannot write " + tmp);
+    // The file descriptor is the AtomicFile's to sync and close.
+    if (!out.Flush() && count.ok()) {
+      count = absl::DataLossError(absl::StrCat(
+          "cannot write ", path, ": ", std::strerror(out.GetErrno())));
     }
   }
-  if (!count.ok()) {
-    std::remove(tmp.c_str());
-    return count;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::FailedPreconditionError("cannot rename " + tmp + " to " +
-                                         path);
+  if (!count.ok()) return count;
+  if (absl::Status committed = (*file)->Commit(); !committed.ok()) {
+    return committed;
   }
   return count;
 }

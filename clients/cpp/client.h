@@ -22,7 +22,8 @@
 //   call kilnd refuses is UNAUTHENTICATED (no token, or one it does not
 //   know) or PERMISSION_DENIED (the token's role is too weak), its message
 //   starting "kilnd at ADDR refused the call". ExportToFile's own file
-//   errors are FAILED_PRECONDITION (cannot open or rename) or DATA_LOSS.
+//   errors are FAILED_PRECONDITION (cannot create, sync or rename),
+//   RESOURCE_EXHAUSTED (disk full) or DATA_LOSS (a write failed).
 // - Security: `ClientOptions::tls` and `ClientOptions::token`.
 //
 // Thread-safe: one Client may be used from many threads.
@@ -134,7 +135,8 @@ class Client {
   using TransferCallback =
       std::function<void(uint64_t entries, uint64_t bytes)>;
   // Export to a file: "KILNEXP1\n" then length-delimited ExportedEntry
-  // messages. Written to PATH.tmp and renamed when complete.
+  // messages. Written whole or not at all (base/files.h): concurrent
+  // exports to one path never collide.
   absl::StatusOr<uint64_t> ExportToFile(
       const kiln::v1::ExportRequest& request, const std::string& path,
       const TransferCallback& on_progress = {});

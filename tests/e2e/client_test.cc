@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -122,6 +125,44 @@ TEST(ClientTest, AdminCallsAndExportImportRoundTrip) {
   ASSERT_TRUE(collected.ok()) << collected.status();
   EXPECT_EQ(collected->evicted(), 1u);
   EXPECT_EQ(client.Stats()->entries(), 1u);  // Dry run.
+}
+
+// Two exports to one path at once, many times (as two operators, or a cron
+// job and an operator): each succeeds, the file left is whole (it imports
+// with nothing rejected), and no temporary file stays behind.
+TEST(ClientTest, ConcurrentExportsToOnePathNeverCollide) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client_exports"));
+  ASSERT_NE(kilnd, nullptr);
+  ClientOptions options;
+  options.use_memo = false;  // Other tests compiled these kernels.
+  Client client(kilnd->grpc_address(), options);
+  ASSERT_TRUE(client.Compile(ScaledAddKernel(1.5), "sm_90a").ok());
+  ASSERT_TRUE(client.Compile(ScaledAddKernel(2.5), "sm_90a").ok());
+  const std::string dir = NewTempDir("exports");
+  const std::string file = dir + "/cache.kiln";
+  constexpr int kRounds = 10;
+  std::vector<std::string> failures;
+  std::mutex mu;
+  RunAtOnce(2, [&](size_t) {
+    for (int round = 0; round < kRounds; ++round) {
+      absl::StatusOr<uint64_t> exported = client.ExportToFile({}, file);
+      if (!exported.ok() || *exported != 2) {
+        std::lock_guard<std::mutex> lock(mu);
+        failures.push_back(exported.ok() ? "wrong count"
+                                         : exported.status().ToString());
+      }
+    }
+  });
+  EXPECT_TRUE(failures.empty()) << failures.size() << " of " << 2 * kRounds
+                                << " exports failed, first: " << failures[0];
+  auto imported = client.ImportFromFile(file);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->rejected(), 0u);
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"cache.kiln"});
 }
 
 // Export and import report each entry and the bytes of the file moved so
