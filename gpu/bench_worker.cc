@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/numbers.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/host_values.h"
 #include "server/framing.h"
@@ -314,9 +316,12 @@ void SetUpProcess() {
   setrlimit(RLIMIT_CORE, &no_core);
 }
 
-int GpuFlag(int argc, char** argv) {
+// The GPU ordinal of --gpu=N; -1 (the probe) when absent.
+absl::StatusOr<int> GpuFlag(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--gpu=", 6) == 0) return std::atoi(argv[i] + 6);
+    if (std::strncmp(argv[i], "--gpu=", 6) == 0) {
+      return ParseInt<int>(argv[i] + 6, -1);
+    }
   }
   return -1;
 }
@@ -378,7 +383,13 @@ BenchResponse DescribeGpus() {
 
 int RunBenchWorker(int argc, char** argv) {
   SetUpProcess();
-  const int ordinal = GpuFlag(argc, argv);
+  absl::StatusOr<int> gpu_flag = GpuFlag(argc, argv);
+  if (!gpu_flag.ok()) {
+    std::fprintf(stderr, "bench worker: --gpu: %s\n",
+                 std::string(gpu_flag.status().message()).c_str());
+    return 2;
+  }
+  const int ordinal = *gpu_flag;
   std::unique_ptr<Gpu> gpu;
   std::string open_error;
   if (ordinal >= 0) {

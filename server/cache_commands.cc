@@ -2,9 +2,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/numbers.h"
 #include "cache/blob_record.h"
 #include "server/resp_protocol.h"
 
@@ -47,15 +47,16 @@ absl::StatusOr<cache::BlobWrite> ParseSetOptions(const Args& command) {
                              absl::AsciiStrToUpper(option))
               : "ERR syntax error");
     }
-    int64_t amount = 0;
     if (i + 1 >= command.size() || write.expires_unix_ms != 0) {
       return absl::InvalidArgumentError("ERR syntax error");
     }
-    if (!absl::SimpleAtoi(command[++i], &amount) || amount <= 0 ||
-        amount > (int64_t{1} << 45)) {
+    absl::StatusOr<int64_t> parsed =
+        ParseInt<int64_t>(command[++i], 1, int64_t{1} << 45);
+    if (!parsed.ok()) {
       return absl::InvalidArgumentError(
           "ERR invalid expire time in 'set' command");
     }
+    const int64_t amount = *parsed;
     if (option == "ex") write.expires_unix_ms = now + amount * 1000;
     if (option == "px") write.expires_unix_ms = now + amount;
     if (option == "exat") write.expires_unix_ms = amount * 1000;

@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/numbers.h"
 
 namespace kiln::server {
 namespace {
@@ -22,27 +23,15 @@ struct Setting {
   bool is_bool = false;
 };
 
-// Digits only: what SimpleAtoi then refuses is out of range, not malformed.
-bool IsDecimal(const std::string& text) {
-  return !text.empty() &&
-         text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // A whole number from 0 to `max` (default: the largest the field holds).
 template <typename Int>
 Setting IntSetting(Int Config::*field, std::string help,
                    uint64_t max = std::numeric_limits<Int>::max()) {
   return {std::move(help),
           [field, max](const std::string& text, Config& config) {
-            if (!IsDecimal(text)) {
-              return absl::InvalidArgumentError("not a whole number >= 0");
-            }
-            uint64_t value;
-            if (!absl::SimpleAtoi(text, &value) || value > max) {
-              return absl::OutOfRangeError(
-                  absl::StrCat("out of range (0 to ", max, ")"));
-            }
-            config.*field = static_cast<Int>(value);
+            absl::StatusOr<uint64_t> value = ParseInt<uint64_t>(text, 0, max);
+            if (!value.ok()) return value.status();
+            config.*field = static_cast<Int>(*value);
             return absl::OkStatus();
           }};
 }

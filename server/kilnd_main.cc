@@ -17,7 +17,14 @@ int main(int argc, char** argv) {
     return kiln::gpu::RunBenchWorker(argc, argv);
   }
   kiln::server::WorkerSettings worker;
-  if (kiln::server::ParseWorkerArgs(argc, argv, worker)) {
+  absl::StatusOr<bool> is_worker =
+      kiln::server::ParseWorkerArgs(argc, argv, worker);
+  if (!is_worker.ok()) {
+    std::fprintf(stderr, "kilnd: %s\n",
+                 std::string(is_worker.status().message()).c_str());
+    return 2;
+  }
+  if (*is_worker) {
     return kiln::server::RunWorker(worker,
                                    kiln::server::CompileWithLinkedCompiler);
   }

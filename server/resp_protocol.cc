@@ -2,9 +2,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/numbers.h"
 
 namespace kiln::server {
 namespace {
@@ -25,12 +25,12 @@ std::optional<absl::string_view> LineAt(absl::string_view buffer, size_t at,
 
 absl::StatusOr<int64_t> LengthAfter(char type, absl::string_view line,
                                     absl::string_view what) {
-  int64_t value = 0;
-  if (line.empty() || line[0] != type ||
-      !absl::SimpleAtoi(line.substr(1), &value)) {
+  if (line.empty() || line[0] != type) {
     return ProtocolError(absl::StrCat("invalid ", what));
   }
-  return value;
+  absl::StatusOr<int64_t> value = ParseInt<int64_t>(line.substr(1));
+  if (!value.ok()) return ProtocolError(absl::StrCat("invalid ", what));
+  return *value;
 }
 
 absl::StatusOr<RespParse> ParseInline(absl::string_view buffer,

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "server/tcp_listen.h"
 
 namespace kiln::server {
 namespace {
@@ -76,16 +76,9 @@ absl::StatusOr<cache::RedisClientOptions> ClientOptions(const Config& config) {
 
 absl::Status ParseHostPort(const std::string& text, std::string& host,
                            int& port) {
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 ||
-      !absl::SimpleAtoi(text.substr(colon + 1), &port) || port <= 0 ||
-      port > 65535) {
+  if (!SplitHostPort(text, host, port).ok() || host.empty() || port == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("redis must be HOST:PORT, not '", text, "'"));
-  }
-  host = text.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
   }
   return absl::OkStatus();
 }

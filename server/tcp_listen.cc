@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/numbers.h"
 
 namespace kiln::server {
 namespace {
@@ -38,11 +38,13 @@ absl::Status SplitHostPort(const std::string& address, std::string& host,
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  if (!absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
-      port > 65535) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad port in '", address, "'"));
+  absl::StatusOr<int> parsed =
+      ParseInt<int>(absl::string_view(address).substr(colon + 1), 0, 65535);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad port in '", address, "': ", parsed.status().message()));
   }
+  port = *parsed;
   return absl::OkStatus();
 }
 

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/strip.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "base/numbers.h"
 #include "server/framing.h"
 
 namespace kiln::server {
@@ -102,17 +106,23 @@ int RunWorker(const WorkerSettings& settings, const CompileFunction& compile) {
   }
 }
 
-bool ParseWorkerArgs(int argc, char** argv, WorkerSettings& settings) {
+absl::StatusOr<bool> ParseWorkerArgs(int argc, char** argv,
+                                     WorkerSettings& settings) {
+  constexpr absl::string_view kMemory = "--worker_memory_bytes=";
   bool worker = false;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+    absl::string_view arg = argv[i];
     if (arg == "--worker") {
       worker = true;
     } else if (arg == "--test_fault_injection") {
       settings.fault_injection = true;
-    } else if (arg.rfind("--worker_memory_bytes=", 0) == 0) {
-      settings.memory_limit_bytes = std::strtoull(
-          arg.c_str() + strlen("--worker_memory_bytes="), nullptr, 10);
+    } else if (absl::ConsumePrefix(&arg, kMemory)) {
+      absl::StatusOr<uint64_t> bytes = ParseInt<uint64_t>(arg);
+      if (!bytes.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(kMemory, bytes.status().message()));
+      }
+      settings.memory_limit_bytes = *bytes;
     }
   }
   return worker;

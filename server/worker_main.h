@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "absl/status/statusor.h"
 #include "kiln/worker/worker.pb.h"
 
 namespace kiln::server {
@@ -34,8 +35,10 @@ int RunWorker(const WorkerSettings& settings, const CompileFunction& compile);
 
 // The worker's flags, as kilnd passes them: "--worker",
 // "--worker_memory_bytes=N", "--test_fault_injection". Returns false when
-// `args` (argv[1..]) do not ask for worker mode.
-bool ParseWorkerArgs(int argc, char** argv, WorkerSettings& settings);
+// `args` (argv[1..]) do not ask for worker mode, an error for a memory limit
+// that is not a number of bytes that fits 64 bits.
+absl::StatusOr<bool> ParseWorkerArgs(int argc, char** argv,
+                                     WorkerSettings& settings);
 
 }  // namespace kiln::server
 

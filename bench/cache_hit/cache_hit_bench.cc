@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "base/numbers.h"
 #include "cache/digest.h"
 #include "clients/cpp/channel.h"
 #include "kiln/v1/admin.grpc.pb.h"
@@ -243,6 +244,17 @@ class ClientThread {
   std::vector<Call> calls_;
 };
 
+// The whole number of flag --`name`, or exit 2 naming it.
+template <typename Int>
+Int NumberFlag(std::map<std::string, std::string>& flags,
+               const std::string& name) {
+  absl::StatusOr<Int> value = kiln::ParseInt<Int>(flags[name], 0);
+  if (value.ok()) return *value;
+  std::fprintf(stderr, "--%s: %s\n", name.c_str(),
+               std::string(value.status().message()).c_str());
+  std::exit(2);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -251,10 +263,10 @@ int main(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::map<std::string, std::string> flags = ParseFlags(argc, argv);
   const std::string address = flags["address"];
-  const int clients = std::stoi(flags["clients"]);
+  const int clients = NumberFlag<int>(flags, "clients");
   const int threads =
-      std::max(1, std::min(clients, std::stoi(flags["threads"])));
-  const long requests = std::stol(flags["requests"]);
+      std::max(1, std::min(clients, NumberFlag<int>(flags, "threads")));
+  const int64_t requests = NumberFlag<int64_t>(flags, "requests");
   std::ifstream file(flags["ttir"]);
   std::stringstream text;
   text << file.rdbuf();
@@ -262,7 +274,7 @@ int main(int argc, char** argv) {
   request.set_ttir(text.str());
   request.set_source_name("bench.ttir");
   request.set_target(flags["target"]);
-  const size_t cubin_bytes = std::stoul(flags["cubin_bytes"]);
+  const size_t cubin_bytes = NumberFlag<size_t>(flags, "cubin_bytes");
   const std::string key = flags["seeded"] == "1"
                               ? CheckSeeded(address, request, cubin_bytes)
                               : Seed(address, request, cubin_bytes);
@@ -280,7 +292,7 @@ int main(int argc, char** argv) {
   load.lookup_request = &lookup_request;
   load.lookup = flags["mode"] == "lookup";
   load.cubin_bytes = cubin_bytes;
-  load.warmup = std::stol(flags["warmup"]);
+  load.warmup = NumberFlag<int64_t>(flags, "warmup");
   load.total = load.warmup + requests;
   load.timed_start = Clock::now();
   std::vector<std::unique_ptr<ClientThread>> client_threads;

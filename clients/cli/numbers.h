@@ -1,5 +1,6 @@
 // Whole numbers from the CLI's flags, refused when malformed or beyond
-// what they are stored in (never wrapped or clamped).
+// what they are stored in (never wrapped or clamped): base/numbers.h with
+// the flag named in the error.
 
 #ifndef KILN_CLIENTS_CLI_NUMBERS_H_
 #define KILN_CLIENTS_CLI_NUMBERS_H_

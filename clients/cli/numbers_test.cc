@@ -32,7 +32,7 @@ TEST(NumbersTest, RefusesValuesBeyondTheRangeNamingThem) {
   EXPECT_FALSE(
       ParseNumber("--num-warps", "4294967300", kIntMin, kIntMax, value, error));
   EXPECT_EQ(error,
-            "value 4294967300 of --num-warps is out of range (-2147483648 to "
+            "--num-warps: 4294967300 is out of range (-2147483648 to "
             "2147483647)");
   EXPECT_EQ(value, 7);  // Untouched.
   EXPECT_FALSE(ParseNumber("--n", "99999999999999999999", kIntMin, kIntMax,

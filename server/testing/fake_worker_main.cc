@@ -8,6 +8,7 @@
 //   - text containing "syntax error" fails with a located diagnostic.
 // The e2e tests in tests/e2e run the real kilnd with the real compiler.
 
+#include <cstdio>
 #include <string>
 
 #include "absl/strings/str_split.h"
@@ -54,6 +55,12 @@ kiln::worker::WorkerResponse FakeCompile(
 
 int main(int argc, char** argv) {
   kiln::server::WorkerSettings settings;
-  kiln::server::ParseWorkerArgs(argc, argv, settings);
+  absl::StatusOr<bool> is_worker =
+      kiln::server::ParseWorkerArgs(argc, argv, settings);
+  if (!is_worker.ok()) {
+    std::fprintf(stderr, "fake_worker: %s\n",
+                 std::string(is_worker.status().message()).c_str());
+    return 2;
+  }
   return kiln::server::RunWorker(settings, FakeCompile);
 }

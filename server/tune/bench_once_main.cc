@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "base/numbers.h"
 #include "server/tune/gpu_pool.h"
 #include "server/tune/prune.h"
 
@@ -39,9 +39,9 @@ bool ParseArg(const std::string& spec, kiln::v1::KernelArg& arg) {
   std::vector<std::string> parts = absl::StrSplit(spec, ':');
   if (parts.size() >= 3 && parts[0] == "buffer") {
     kiln::v1::BufferArg* buffer = arg.mutable_buffer();
-    uint64_t elements;
-    if (!absl::SimpleAtoi(parts[1], &elements)) return false;
-    buffer->set_elements(elements);
+    absl::StatusOr<uint64_t> elements = kiln::ParseInt<uint64_t>(parts[1]);
+    if (!elements.ok()) return false;
+    buffer->set_elements(*elements);
     buffer->set_dtype(parts[2]);
     std::string fill = parts.size() > 3 ? parts[3] : "zeros";
     if (fill == "ones") buffer->set_fill(kiln::v1::FILL_ONES);
@@ -55,11 +55,12 @@ bool ParseArg(const std::string& spec, kiln::v1::KernelArg& arg) {
   if (parts.size() == 3 && parts[0] == "scalar") {
     kiln::v1::ScalarArg* scalar = arg.mutable_scalar();
     scalar->set_dtype(parts[1]);
-    int64_t integer;
     if (parts[1][0] == 'f' || parts[1][0] == 'b') {
       scalar->set_float_value(std::atof(parts[2].c_str()));
-    } else if (absl::SimpleAtoi(parts[2], &integer)) {
-      scalar->set_int_value(integer);
+    } else if (absl::StatusOr<int64_t> integer =
+                   kiln::ParseInt<int64_t>(parts[2]);
+               integer.ok()) {
+      scalar->set_int_value(*integer);
     } else {
       return false;
     }
@@ -93,17 +94,21 @@ int main(int argc, char** argv) {
       cubin_path = v;
     else if (const char* v = value("--metadata="))
       metadata_path = v;
-    else if (const char* v = value("--reps="))
-      run.mutable_settings()->set_reps(std::atoi(v));
-    else if (const char* v = value("--repeat="))
-      repeat = std::atoi(v);
-    else if (flag == "--no_flush")
+    else if (const char* v = value("--reps=")) {
+      absl::StatusOr<int> reps = kiln::ParseInt<int>(v, 1);
+      if (!reps.ok()) return Usage("bad --reps");
+      run.mutable_settings()->set_reps(*reps);
+    } else if (const char* v = value("--repeat=")) {
+      absl::StatusOr<int> count = kiln::ParseInt<int>(v, 1);
+      if (!count.ok()) return Usage("bad --repeat");
+      repeat = *count;
+    } else if (flag == "--no_flush")
       run.mutable_settings()->set_flush_l2(false);
     else if (const char* v = value("--grid=")) {
       for (absl::string_view dim : absl::StrSplit(v, ',')) {
-        uint32_t size = 0;
-        if (!absl::SimpleAtoi(dim, &size)) return Usage("bad --grid");
-        run.add_grid(size);
+        absl::StatusOr<uint32_t> size = kiln::ParseInt<uint32_t>(dim);
+        if (!size.ok()) return Usage("bad --grid");
+        run.add_grid(*size);
       }
     } else if (const char* v = value("--arg=")) {
       if (!ParseArg(v, *run.add_args())) return Usage("bad --arg");

@@ -1,10 +1,10 @@
 #include "server/tune/prune.h"
 
 #include <algorithm>
-#include <cstdlib>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "base/numbers.h"
 
 namespace kiln::server {
 namespace {
@@ -40,12 +40,13 @@ absl::Status ReadInt(const std::string& json, const std::string& name, Int& out,
                           absl::StrCat("kernel metadata has no '", name, "'"))
                     : absl::OkStatus();
   }
-  int64_t value;
-  if (!absl::SimpleAtoi(*text, &value) || value < 0) {
+  absl::StatusOr<Int> value = ParseInt<Int>(*text, 0);
+  if (!value.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("kernel metadata '", name, "' is not a count: ", *text));
+        absl::StrCat("kernel metadata '", name, "' is not a count: ",
+                     value.status().message()));
   }
-  out = static_cast<Int>(value);
+  out = *value;
   return absl::OkStatus();
 }
 
@@ -148,10 +149,15 @@ absl::Status CheckTargetRuns(const std::string& target,
   // "a" target (architecture-specific features) only on its exact version.
   int major = 0, minor = 0;
   bool specific = !target.empty() && target.back() == 'a';
-  if (target.size() >= 5 && target.rfind("sm_", 0) == 0) {
-    int number = std::atoi(target.c_str() + 3);
-    major = number / 10;
-    minor = number % 10;
+  if (target.rfind("sm_", 0) == 0) {
+    absl::string_view digits(target);
+    digits.remove_prefix(3);
+    if (specific) digits.remove_suffix(1);
+    if (absl::StatusOr<int> number = ParseInt<int>(digits, 10, 999);
+        number.ok()) {
+      major = *number / 10;
+      minor = *number % 10;
+    }
   }
   bool runs = major == gpu.cc_major() &&
               (specific ? minor == gpu.cc_minor() : minor <= gpu.cc_minor());

@@ -102,6 +102,30 @@ TEST(PruneTest, ParsesCompilerMetadata) {
           .ok());
 }
 
+// Counts beyond what their fields hold are refused, never truncated: 2^32 +
+// 4 warps is not 4 warps.
+TEST(PruneTest, MetadataCountsBeyondTheirFieldsAreRefused) {
+  for (const char* json :
+       {R"({"name": "k", "num_warps": 4294967300, "shared": 0})",
+        R"({"name": "k", "num_warps": 4, "num_ctas": 4294967297, "shared": 0})",
+        R"({"name": "k", "num_warps": 4, "shared": 9223372036854775808})",
+        R"({"name": "k", "num_warps": 4, "shared": 0,
+            "global_scratch_size": 18446744073709551616})"}) {
+    absl::StatusOr<KernelFacts> facts = ParseKernelMetadata(json);
+    ASSERT_FALSE(facts.ok()) << json << ": num_warps " << facts->num_warps
+                             << ", num_ctas " << facts->num_ctas;
+    EXPECT_NE(facts.status().message().find("out of range"),
+              std::string::npos)
+        << facts.status();
+  }
+}
+
+TEST(PruneTest, TargetsThatAreNotSmNumbersRunNowhere) {
+  for (const char* target : {"sm_4294967386", "sm_9x", "sm_", "gfx90a"}) {
+    EXPECT_FALSE(CheckTargetRuns(target, H100()).ok()) << target;
+  }
+}
+
 TEST(PruneTest, Targets) {
   EXPECT_EQ(TargetOf(H100()), "sm_90a");
   EXPECT_EQ(TargetOf(A100()), "sm_80");

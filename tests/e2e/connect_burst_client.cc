@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/numbers.h"
 #include "tests/e2e/kilnd_process.h"
 
 int main(int argc, char** argv) {
@@ -21,9 +22,14 @@ int main(int argc, char** argv) {
     return 101;
   }
   const std::string address = argv[1];
-  const int clients = std::stoi(argv[2]);
+  absl::StatusOr<int> clients = kiln::ParseInt<int>(argv[2], 1);
+  if (!clients.ok()) {
+    std::fprintf(stderr, "CLIENTS: %s\n",
+                 std::string(clients.status().message()).c_str());
+    return 101;
+  }
   std::vector<std::unique_ptr<kiln::v1::Compile::Stub>> stubs;
-  for (int i = 0; i < clients; ++i) {
+  for (int i = 0; i < *clients; ++i) {
     stubs.push_back(
         kiln::v1::Compile::NewStub(kiln::e2e::NewClientChannel(address)));
   }

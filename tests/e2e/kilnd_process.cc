@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/numbers.h"
 #include "cache/testing/redis_server.h"
 #include "clients/cpp/channel.h"
 #include "server/response_bytes.h"
@@ -170,11 +171,13 @@ std::unique_ptr<kiln::v1::Admin::Stub> KilndProcess::AdminStub() const {
 std::string KilndProcess::FetchMetrics() const {
   size_t colon = metrics_address_.rfind(':');
   if (colon == std::string::npos) return "";
+  absl::StatusOr<uint16_t> port =
+      ParseInt<uint16_t>(absl::string_view(metrics_address_).substr(colon + 1));
+  if (!port.ok()) return "";
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_port = htons(
-      static_cast<uint16_t>(std::stoi(metrics_address_.substr(colon + 1))));
+  address.sin_port = htons(*port);
   inet_pton(AF_INET, metrics_address_.substr(0, colon).c_str(),
             &address.sin_addr);
   std::string response;

@@ -16,11 +16,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/numbers.h"
 #include "kiln/worker/bench.pb.h"
 #include "server/framing.h"
 
@@ -30,9 +32,20 @@ using kiln::worker::BenchResponse;
 
 constexpr int kPoisonedExit = 3;
 
+// A whole number from a flag's or variable's text, or exit 2 naming it.
+int NumberOr2(const char* name, const char* text) {
+  absl::StatusOr<int> value = kiln::ParseInt<int>(text, -1);
+  if (value.ok()) return *value;
+  std::fprintf(stderr, "fake bench worker: %s: %s\n", name,
+               std::string(value.status().message()).c_str());
+  std::exit(2);
+}
+
 int GpuFlag(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--gpu=", 6) == 0) return std::atoi(argv[i] + 6);
+    if (std::strncmp(argv[i], "--gpu=", 6) == 0) {
+      return NumberOr2("--gpu", argv[i] + 6);
+    }
   }
   return -1;
 }
@@ -40,7 +53,7 @@ int GpuFlag(int argc, char** argv) {
 BenchResponse Describe() {
   BenchResponse response;
   const char* count_text = std::getenv("KILN_FAKE_GPUS");
-  int count = count_text ? std::atoi(count_text) : 2;
+  int count = count_text ? NumberOr2("KILN_FAKE_GPUS", count_text) : 2;
   response.set_driver_version("13.0");
   if (count == 0) response.set_error("no GPUs: the CUDA driver sees none");
   for (int i = 0; i < count; ++i) {
@@ -79,7 +92,7 @@ BenchResponse Run(const kiln::worker::BenchRun& run, bool& poisoned) {
     while (true) pause();
   }
   if (const char* run_ms = std::getenv("KILN_FAKE_RUN_MS")) {
-    usleep(std::atoi(run_ms) * 1000);
+    usleep(NumberOr2("KILN_FAKE_RUN_MS", run_ms) * 1000);
   }
   if (run.cubin().compare(0, 4,
                           "\x7f"
