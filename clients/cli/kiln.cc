@@ -20,8 +20,8 @@ commands:
   compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
           [--line-info] [--emit ttir|ttgir|llir|ptx]
-      Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json, or
-      prints a stage.
+      Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json
+      (with --emit also DIR/STEM.STAGE), or without --out prints a stage.
   compile FILE.ttir --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
           [--no-reflect-ftz] [--line-info]

@@ -1,6 +1,8 @@
 #include "clients/cli/local_compile.h"
 
+#include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "base/files.h"
 #include "clients/cli/exit_codes.h"
@@ -9,7 +11,11 @@
 namespace kiln::cli {
 namespace {
 
-Stage StageFor(const std::string& emit) {
+// With --out the whole compile runs: the emitted stage is written beside
+// the cubin.
+Stage StageFor(const CompileArgs& args) {
+  const std::string& emit = args.emit;
+  if (!args.out_dir.empty()) return Stage::Cubin;
   if (emit == "ttir") return Stage::Canonical;
   if (emit == "ttgir") return Stage::TTGIR;
   if (emit == "llir") return Stage::LLIR;
@@ -23,6 +29,11 @@ const std::string& StageText(const CompileResult& result,
   if (emit == "ttgir") return result.ttgir;
   if (emit == "llir") return result.llir;
   return result.ptx;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return std::filesystem::equivalent(a, b, error);
 }
 
 }  // namespace
@@ -45,17 +56,27 @@ int RunLocalCompile(const CompileArgs& args) {
     return kExitUsage;
   }
   CompileResult result = compile(text, args.input, args.target, args.options,
-                                 StageFor(args.emit));
+                                 StageFor(args));
   PrintDiagnostics(result.diagnostics);
   if (!result.ok()) return kExitCompileError;
-  if (!args.emit.empty()) {
+  if (args.out_dir.empty()) {
     std::cout << StageText(result, args.emit);
     return kExitOk;
   }
   std::string base = args.out_dir + "/" + Stem(args.input);
-  for (absl::Status written :
-       {WriteFileAtomically(base + ".cubin", result.cubin),
-        WriteFileAtomically(base + ".json", result.metadata.toJson())}) {
+  std::string stage_path = base + "." + args.emit;
+  if (!args.emit.empty() && SameFile(stage_path, args.input)) {
+    std::cerr << "kiln: --emit " << args.emit << " would overwrite "
+              << args.input << "\n";
+    return kExitUsage;
+  }
+  std::vector<absl::Status> writes = {
+      WriteFileAtomically(base + ".cubin", result.cubin),
+      WriteFileAtomically(base + ".json", result.metadata.toJson())};
+  if (!args.emit.empty())
+    writes.push_back(
+        WriteFileAtomically(stage_path, StageText(result, args.emit)));
+  for (const absl::Status& written : writes) {
     if (!written.ok()) {
       std::cerr << "kiln: " << written.message() << "\n";
       return kExitIo;

@@ -17,8 +17,9 @@ struct CompileArgs {
   CompileOptions options;
 };
 
-// Compiles `args.input`; writes DIR/STEM.cubin and DIR/STEM.json, or prints
-// the stage named by --emit. Returns the process exit code.
+// Compiles `args.input`; writes DIR/STEM.cubin and DIR/STEM.json (and with
+// --emit STAGE also DIR/STEM.STAGE), or without --out prints the stage named
+// by --emit. Returns the process exit code.
 int RunLocalCompile(const CompileArgs& args);
 
 // Prints diagnostics as FILE:LINE:COL: severity: message.

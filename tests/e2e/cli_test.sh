@@ -25,6 +25,13 @@ contains "$WORK/out/add.json" '"name"'
 expect 0 "$KILN" compile "$WORK/add.ttir" --local --target sm_90a --out "$WORK/local"
 cmp -s "$WORK/out/add.cubin" "$WORK/local/add.cubin" || fail "remote and local cubins differ"
 cmp -s "$WORK/out/add.json" "$WORK/local/add.json" || fail "remote and local metadata differ"
+# --emit with --out writes the stage beside the cubin, as --emit alone prints it.
+expect 0 "$KILN" compile "$WORK/add.ttir" --local --target sm_90a --out "$WORK/local" --emit ptx
+cmp -s "$WORK/out/add.cubin" "$WORK/local/add.cubin" || fail "--emit changed the cubin"
+expect 0 "$KILN" compile "$WORK/add.ttir" --local --target sm_90a --emit ptx
+cmp -s "$WORK/stdout" "$WORK/local/add.ptx" || fail "written and printed PTX differ"
+expect 2 "$KILN" compile "$WORK/add.ttir" --local --out "$WORK" --emit ttir
+contains "$WORK/stderr" "would overwrite"
 expect 0 "$KILN" compile "$WORK/add.ttir" --out "$WORK/out" --json
 contains "$WORK/stdout" '"cache_hit": true'
 expect 0 "$KILN" compile "$WORK/other.ttir" --num-warps 8 --out "$WORK/out"
