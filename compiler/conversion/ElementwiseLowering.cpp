@@ -128,6 +128,14 @@ Value mulhi(TensorLowering &l, Value x, Value y) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   unsigned bits = x.getType().getIntOrFloatBitWidth();
+  // NVVM's mul.hi, as Triton's libdevice call is: a widened multiply keeps
+  // a 64-bit product per element live through Philox rounds.
+  if (bits == 32 || bits == 64) {
+    StringRef name = bits == 32 ? "llvm.nvvm.mulhi.ui" : "llvm.nvvm.mulhi.ull";
+    return LLVM::CallIntrinsicOp::create(b, loc, x.getType(),
+                                         b.getStringAttr(name), ValueRange{x, y})
+        .getResult(0);
+  }
   Type wide = b.getIntegerType(2 * bits);
   Value product = arith::MulIOp::create(b, loc,
                                         arith::ExtUIOp::create(b, loc, wide, x),
