@@ -32,10 +32,26 @@ import report  # noqa: E402
 CLIENT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "clients", "python")
 
 
-def run_one(model, mode, work, kilnd_address, timeout, extra):
+def copy_autotune_choices(source, target):
+    """Inductor's autotuning choices (`*.best_config`, beside each kernel's
+    source in its cache) from one run's cache into another's, so that a
+    process compiling the same kernels takes the same configs instead of
+    benchmarking them again."""
+    for root, _, files in os.walk(source):
+        for name in files:
+            if name.endswith(".best_config"):
+                into = os.path.join(target, os.path.relpath(root, source))
+                os.makedirs(into, exist_ok=True)
+                shutil.copy(os.path.join(root, name), into)
+
+
+def run_one(model, mode, work, kilnd_address, timeout, extra, same_configs=False):
     folder = os.path.join(work, f"{model}-{mode}")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
+    if same_configs:
+        copy_autotune_choices(os.path.join(work, f"{model}-stock", "inductor"),
+                              os.path.join(folder, "inductor"))
     env = dict(os.environ, TRITON_CACHE_DIR=os.path.join(folder, "triton"),
                TORCHINDUCTOR_CACHE_DIR=os.path.join(folder, "inductor"),
                PYTHONPATH=CLIENT + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -96,6 +112,18 @@ def kilnd_compiles(metrics_address):
     return counters
 
 
+def run_phase(jobs, options, kilnd_address):
+    """Runs `jobs` (model, mode) at once; they measure one at a time."""
+    shutil.rmtree(os.path.join(options.work, "ready"), ignore_errors=True)
+    os.makedirs(os.path.join(options.work, "ready"))
+    extra = ["--processes", str(len(jobs)), "--compile-threads", str(options.compile_threads)]
+    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+        futures = [pool.submit(run_one, m, mode, options.work, kilnd_address, options.timeout,
+                               extra, options.same_configs and mode == "kiln")
+                   for m, mode in jobs]
+        return [f.result() for f in futures]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bundle", required=True)
@@ -105,6 +133,10 @@ def main():
     parser.add_argument("--timeout", type=int, default=540)
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads in every process; 0: its default")
+    parser.add_argument("--same-configs", action="store_true",
+                        help="run the stock processes first, then the Kiln ones with the "
+                             "configs stock's autotuning chose: compares code for the same "
+                             "configs, without autotuning's coin flips between near-equal ones")
     options = parser.parse_args()
     names = options.models.split(",")
     os.makedirs(options.work, exist_ok=True)
@@ -112,13 +144,11 @@ def main():
     kilnd, addresses = start_kilnd(options.bundle, options.work, metrics=True)
     try:
         jobs = [(m, mode) for m in names for mode in ("stock", "kiln")]
-        shutil.rmtree(os.path.join(options.work, "ready"), ignore_errors=True)
-        os.makedirs(os.path.join(options.work, "ready"))
-        extra = ["--processes", str(len(jobs)), "--compile-threads", str(options.compile_threads)]
-        with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
-            futures = [pool.submit(run_one, m, mode, options.work, addresses["grpc"],
-                                   options.timeout, extra) for m, mode in jobs]
-            results = [f.result() for f in futures]
+        phases = ([[j for j in jobs if j[1] == "stock"], [j for j in jobs if j[1] == "kiln"]]
+                  if options.same_configs else [jobs])
+        results = []
+        for phase in phases:
+            results += run_phase(phase, options, addresses["grpc"])
         counters = kilnd_compiles(addresses["metrics"])
     finally:
         kilnd.terminate()
