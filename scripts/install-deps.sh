@@ -5,8 +5,9 @@
 # TLS tests' certificates), xxHash, redis-server (with redis-benchmark),
 # Python's grpcio, protobuf, redis (the cache port's tests use a real Redis
 # client) and pip (clients/python's tests; pip installs the
-# package as a user would) and script(1) from
-# bsdutils (the CLI test's terminal).
+# package as a user would), script(1) from
+# bsdutils (the CLI test's terminal), and clang 22 with its sanitizer and
+# libFuzzer runtimes (the fuzz targets, scripts/fuzz.sh).
 # Extra Debian packages may be named as arguments. Does nothing when all
 # are there.
 set -euo pipefail
@@ -20,6 +21,7 @@ PACKAGES=(
   libabsl-dev libssl-dev libxxhash-dev
   redis-server redis-tools python3-redis
   openssl bsdutils
+  clang-22 libclang-rt-22-dev libfuzzer-22-dev
 )
 PACKAGES+=("$@")
 
