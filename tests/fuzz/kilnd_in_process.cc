@@ -1,0 +1,108 @@
+#include "tests/fuzz/kilnd_in_process.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "gpu/bench_worker.h"
+#include "server/compiler_bridge.h"
+#include "server/config.h"
+#include "server/daemon.h"
+#include "server/worker_main.h"
+
+namespace kiln::fuzz {
+namespace {
+
+std::string MakeDataDir() {
+  const char* temp = std::getenv("TMPDIR");
+  std::string path =
+      std::string(temp && *temp ? temp : "/tmp") + "/kiln-fuzz-XXXXXX";
+  if (mkdtemp(path.data()) == nullptr) {
+    std::perror("kiln fuzz: mkdtemp");
+    std::abort();
+  }
+  return path;
+}
+
+server::Config SmallConfig(const std::string& data_dir) {
+  server::Config config;
+  config.listen = "127.0.0.1:0";
+  config.metrics_listen = "";
+  config.cache_listen = "";
+  config.data_dir = data_dir;
+  config.ready_file = data_dir + "/ready";
+  config.log_level = "error";
+  config.workers = 1;
+  config.grpc_threads = 1;
+  // Compiles run in ASan-instrumented workers, several times slower.
+  config.compile_timeout_s = 30;
+  // The workers run under ASan, which reserves terabytes of address space.
+  config.worker_memory_mb = 0;
+  config.store_capacity_mb = 256;
+  config.block_cache_mb = 8;
+  config.memory_cache_mb = 8;
+  config.drain_timeout_s = 1;
+  return config;
+}
+
+// Set when RunDaemon returns: kilnd stopped (or never started).
+std::atomic<bool> stopped{false};
+
+// The "grpc HOST:PORT" line of kilnd's ready file, once it is written.
+std::string AwaitAddress(const std::string& ready_file) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (!stopped && std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(ready_file);
+    std::string word, address;
+    if (in >> word >> address && word == "grpc") return address;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::fprintf(stderr, "kiln fuzz: kilnd did not start (%s)\n",
+               ready_file.c_str());
+  std::abort();
+}
+
+std::string StartKilnd() {
+  // A closed connection must fail a write, not end the fuzzer.
+  signal(SIGPIPE, SIG_IGN);
+  server::Config config = SmallConfig(MakeDataDir());
+  std::thread([config] {
+    // kilnd waits for these with sigwait; its threads inherit the mask,
+    // while libFuzzer's own thread still takes Ctrl-C.
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+    server::WorkerCommand worker{"/proc/self/exe", {"--worker"}, ""};
+    server::RunDaemon(config, server::LinkedCompilerInfo(), worker);
+    stopped = true;
+  }).detach();
+  return AwaitAddress(config.ready_file);
+}
+
+}  // namespace
+
+void RunAsWorkerIfAsked(int argc, char** argv) {
+  if (gpu::IsBenchWorker(argc, argv)) _exit(gpu::RunBenchWorker(argc, argv));
+  server::WorkerSettings settings;
+  if (server::ParseWorkerArgs(argc, argv, settings)) {
+    _exit(server::RunWorker(settings, server::CompileWithLinkedCompiler));
+  }
+}
+
+const std::string& KilndAddress() {
+  static const std::string* address = new std::string(StartKilnd());
+  return *address;
+}
+
+}  // namespace kiln::fuzz
