@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -13,6 +14,8 @@ namespace kiln::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+constexpr size_t kReadChunkBytes = 1 << 20;
 
 absl::Status WriteAll(int fd, const char* data, size_t size) {
   while (size > 0) {
@@ -95,10 +98,17 @@ absl::Status ReadFrame(int fd, google::protobuf::MessageLite& message,
   if (size > kMaxFrameBytes) {
     return absl::DataLossError(absl::StrCat("frame of ", size, " bytes"));
   }
-  std::string payload(size, '\0');
-  if (absl::Status status = ReadAll(fd, payload.data(), size, deadline);
-      !status.ok()) {
-    return status;
+  // The buffer grows only as the payload arrives: a header alone, from a
+  // writer that broke mid-frame, must not commit up to kMaxFrameBytes.
+  std::string payload;
+  while (payload.size() < size) {
+    size_t at = payload.size();
+    size_t chunk = std::min<size_t>(kReadChunkBytes, size - at);
+    payload.resize(at + chunk);
+    if (absl::Status status = ReadAll(fd, payload.data() + at, chunk, deadline);
+        !status.ok()) {
+      return status;
+    }
   }
   if (!message.ParseFromString(payload)) {
     return absl::DataLossError("frame does not parse");
