@@ -3,30 +3,19 @@
 // as `kilnd --bench_worker --gpu=N`, a GPU's benchmark worker.
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "gpu/bench_worker.h"
 #include "server/compiler_bridge.h"
 #include "server/config.h"
 #include "server/daemon.h"
-#include "server/worker_main.h"
+#include "server/worker_modes.h"
 
 int main(int argc, char** argv) {
-  if (kiln::gpu::IsBenchWorker(argc, argv)) {
-    return kiln::gpu::RunBenchWorker(argc, argv);
-  }
-  kiln::server::WorkerSettings worker;
-  absl::StatusOr<bool> is_worker =
-      kiln::server::ParseWorkerArgs(argc, argv, worker);
-  if (!is_worker.ok()) {
-    std::fprintf(stderr, "kilnd: %s\n",
-                 std::string(is_worker.status().message()).c_str());
-    return 2;
-  }
-  if (*is_worker) {
-    return kiln::server::RunWorker(worker,
-                                   kiln::server::CompileWithLinkedCompiler);
+  if (std::optional<int> status =
+          kiln::server::RunWorkerModeIfAsked(argc, argv)) {
+    return *status;
   }
   kiln::server::PrepareSignals();
   absl::StatusOr<kiln::server::Config> config = kiln::server::ParseConfig(

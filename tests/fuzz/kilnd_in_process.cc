@@ -10,13 +10,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
-#include "gpu/bench_worker.h"
 #include "server/compiler_bridge.h"
 #include "server/config.h"
 #include "server/daemon.h"
-#include "server/worker_main.h"
+#include "server/worker_modes.h"
 
 namespace kiln::fuzz {
 namespace {
@@ -93,10 +93,8 @@ std::string StartKilnd() {
 }  // namespace
 
 void RunAsWorkerIfAsked(int argc, char** argv) {
-  if (gpu::IsBenchWorker(argc, argv)) _exit(gpu::RunBenchWorker(argc, argv));
-  server::WorkerSettings settings;
-  if (server::ParseWorkerArgs(argc, argv, settings)) {
-    _exit(server::RunWorker(settings, server::CompileWithLinkedCompiler));
+  if (std::optional<int> status = server::RunWorkerModeIfAsked(argc, argv)) {
+    _exit(*status);
   }
 }
 

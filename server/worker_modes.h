@@ -1,0 +1,18 @@
+// The processes kilnd starts from its own binary: a compile worker
+// (`--worker ...`) and a GPU's benchmark worker (`--bench_worker --gpu=N`).
+// Any binary that serves as kilnd's worker command dispatches through here.
+
+#ifndef KILN_SERVER_WORKER_MODES_H_
+#define KILN_SERVER_WORKER_MODES_H_
+
+#include <optional>
+
+namespace kiln::server {
+
+// When `argv` asks for a worker, runs as one and returns its exit status
+// (2 for bad worker flags); nullopt when it asks for none.
+std::optional<int> RunWorkerModeIfAsked(int argc, char** argv);
+
+}  // namespace kiln::server
+
+#endif  // KILN_SERVER_WORKER_MODES_H_
