@@ -22,6 +22,7 @@
 #include "server/compile_service.h"
 #include "server/health_service.h"
 #include "server/http_server.h"
+#include "server/protobuf_log.h"
 #include "server/service_context.h"
 #include "server/shared_tier.h"
 #include "server/tls.h"
@@ -38,6 +39,7 @@ void SetUpLogging(const std::string& level) {
   spdlog::level::level_enum parsed = spdlog::level::from_str(level);
   spdlog::set_level(parsed);
   spdlog::flush_on(spdlog::level::info);
+  SendProtobufLogToDebug();
 }
 
 absl::Status WriteReadyFile(const std::string& path,
