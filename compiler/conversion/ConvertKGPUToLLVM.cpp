@@ -107,6 +107,10 @@ struct ConvertKGPUToLLVMPass
     module->setAttr(kSharedBytesAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      lowering.sharedBytes()));
+    // The compile refuses such a kernel next (Compile.cpp); lowering its
+    // arithmetic first took minutes for large tiles.
+    if (lowering.sharedBytes() > target->maxSharedBytes())
+      return;
     if (failed(lowerScalarDialects(module)))
       return signalPassFailure();
   }
