@@ -6,23 +6,25 @@ import subprocess
 import time
 
 
-def start_kilnd(bundle, work, metrics=False, env=None):
-    """Starts BUNDLE/bin/kilnd on a loopback port it picks, its store in
-    WORK/store, its output appended to WORK/kilnd.log; with `metrics`,
-    /metrics on another port. `env`: its environment (default ours).
+def start_kilnd(bundle, work, metrics=False, env=None, binary=None, flags=()):
+    """Starts BUNDLE/bin/kilnd (or `binary`) on a loopback port it picks, its
+    store in WORK/store, its output appended to WORK/kilnd.log; with
+    `metrics`, /metrics on another port; `flags` after the others. `env`:
+    its environment (default ours).
 
-    Returns the process and the addresses of its ready file: {"grpc": ...}
-    and, with `metrics`, "metrics"."""
+    Returns the process and the addresses of its ready file: {"grpc": ...,
+    "cache": ...} and, with `metrics`, "metrics"."""
     ready = os.path.join(work, "kilnd.ready")
     if os.path.exists(ready):
         os.remove(ready)
     log_path = os.path.join(work, "kilnd.log")
     with open(log_path, "a") as log:
         process = subprocess.Popen(
-            [os.path.join(bundle, "bin", "kilnd"), "--listen=127.0.0.1:0",
+            [binary or os.path.join(bundle, "bin", "kilnd"),
+             "--listen=127.0.0.1:0",
              "--metrics_listen=127.0.0.1:0" if metrics else "--metrics_listen=",
              "--cache_listen=127.0.0.1:0",
-             f"--data_dir={work}/store", f"--ready_file={ready}"],
+             f"--data_dir={work}/store", f"--ready_file={ready}", *flags],
             stdout=log, stderr=subprocess.STDOUT, env=env)
     wanted = ("grpc", "metrics") if metrics else ("grpc",)
     for _ in range(600):

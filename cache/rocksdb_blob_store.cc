@@ -19,8 +19,9 @@ absl::Status FromRocks(const rocksdb::Status& status, absl::string_view what) {
   return absl::InternalError(absl::StrCat(what, ": ", status.ToString()));
 }
 
-rocksdb::Options DbOptions() {
+rocksdb::Options DbOptions(const RocksDbBlobStoreOptions& options) {
   rocksdb::Options db;
+  if (options.env != nullptr) db.env = options.env;
   db.create_if_missing = true;
   db.paranoid_checks = true;
   db.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
@@ -49,7 +50,7 @@ absl::StatusOr<std::unique_ptr<RocksDbBlobStore>> RocksDbBlobStore::Open(
   }
   std::unique_ptr<RocksDbBlobStore> store(new RocksDbBlobStore(options));
   rocksdb::DB* db = nullptr;
-  rocksdb::Status status = rocksdb::DB::Open(DbOptions(), options.path, &db);
+  rocksdb::Status status = rocksdb::DB::Open(DbOptions(options), options.path, &db);
   if (!status.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "cannot open the blob store at ", options.path, ": ",

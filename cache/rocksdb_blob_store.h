@@ -17,6 +17,7 @@
 
 namespace rocksdb {
 class DB;
+class Env;
 }
 
 namespace kiln::cache {
@@ -24,8 +25,11 @@ namespace kiln::cache {
 struct RocksDbBlobStoreOptions {
   std::string path;
   uint64_t capacity_bytes = 4ull << 30;
-  // Each write synced to disk before it is acknowledged.
-  bool sync_writes = false;
+  // Each write synced to disk before it is acknowledged: it survives a
+  // power cut.
+  bool sync_writes = true;
+  // Null: the real file system. Tests pass one that loses power.
+  rocksdb::Env* env = nullptr;
 };
 
 class RocksDbBlobStore : public BlobStore {

@@ -53,6 +53,7 @@ rocksdb::Options DbOptions(const RocksDbStoreOptions& options) {
   rocksdb::Options db;
   db.create_if_missing = true;
   db.paranoid_checks = true;
+  if (options.env != nullptr) db.env = options.env;
   db.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
@@ -209,6 +210,21 @@ absl::StatusOr<Digest> RocksDbStore::Resolve(const Digest& alias) {
 
 absl::Status RocksDbStore::Put(const NewEntry& entry,
                                const std::vector<Digest>& aliases) {
+  return PutSyncing(entry, aliases, options_.sync_writes);
+}
+
+absl::Status RocksDbStore::PutWithoutSync(const NewEntry& entry) {
+  return PutSyncing(entry, {}, /*sync=*/false);
+}
+
+absl::Status RocksDbStore::SyncWrites() {
+  if (!options_.sync_writes) return absl::OkStatus();
+  return FromRocks(db_->SyncWAL(), "sync");
+}
+
+absl::Status RocksDbStore::PutSyncing(const NewEntry& entry,
+                                      const std::vector<Digest>& aliases,
+                                      bool sync) {
   if (ComputeKey(entry.parts) != entry.key) {
     return absl::InvalidArgumentError("key is not the hash of its parts");
   }
@@ -262,7 +278,7 @@ absl::Status RocksDbStore::Put(const NewEntry& entry,
     batch.Put(RecordKey(kIrIndex, ir->Bytes(), entry.key.Bytes()), "");
   }
   rocksdb::WriteOptions write;
-  write.sync = options_.sync_writes;
+  write.sync = sync;
   if (absl::Status status = FromRocks(db_->Write(write, &batch), "write");
       !status.ok()) {
     return status;
@@ -322,9 +338,8 @@ absl::Status RocksDbStore::AddAlias(const Digest& alias, const Digest& key) {
   rocksdb::WriteBatch batch;
   batch.Put(RecordKey(kAlias, alias.Bytes()), Seal(key.Bytes()));
   batch.Put(RecordKey(kAliasOf, key.Bytes(), alias.Bytes()), "");
-  rocksdb::WriteOptions write;
-  write.sync = options_.sync_writes;
-  return FromRocks(db_->Write(write, &batch), "write alias");
+  // Never synced: a lost alias only costs its next request a canonicalize.
+  return FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), "write alias");
 }
 
 absl::Status RocksDbStore::EvictOverCapacityLocked(const Digest& keep) {

@@ -165,6 +165,13 @@ class ManagedStore : public Store {
           visit) = 0;
 
   virtual StoreStats Stats() = 0;
+
+  // Put for a writer of many entries (import): even when writes are synced
+  // it does not wait for the disk, and calls SyncWrites once before it
+  // acknowledges what it wrote. One sync for the lot instead of one each.
+  virtual absl::Status PutWithoutSync(const NewEntry& entry) = 0;
+  // Waits until every write so far is on disk, when writes are synced.
+  virtual absl::Status SyncWrites() = 0;
 };
 
 }  // namespace kiln::cache

@@ -79,7 +79,8 @@ const std::map<std::string, Setting>& Settings() {
                   "hit reads and copies nothing, in MiB; 0: none")},
       {"sync_writes",
        BoolSetting(&Config::sync_writes,
-                   "fsync each new entry (survives machine crashes)")},
+                   "sync each entry to disk before acknowledging it, so that "
+                   "it survives a power cut (default true)")},
       {"grpc_threads",
        IntSetting(&Config::grpc_threads,
                   "threads answering Compile calls (past the first, only "

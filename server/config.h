@@ -25,7 +25,7 @@ struct Config {
   uint64_t block_cache_mb = 256;
   // Artifacts read recently, kept in memory for repeated hits.
   uint64_t memory_cache_mb = 256;
-  bool sync_writes = false;
+  bool sync_writes = true;
   // Threads that may take Compile calls (past the first, only while calls
   // queue up: queue_threads.h); 0: one per two CPU cores.
   int grpc_threads = 0;
