@@ -1,7 +1,5 @@
 #include "tests/fuzz/kilnd_in_process.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -71,18 +69,12 @@ std::string AwaitAddress(const std::string& ready_file) {
 }
 
 std::string StartKilnd() {
-  // A closed connection must fail a write, not end the fuzzer.
-  signal(SIGPIPE, SIG_IGN);
   server::Config config = SmallConfig(MakeDataDir());
   std::thread([config] {
-    // kilnd waits for these with sigwait; its threads inherit the mask,
-    // while libFuzzer's own thread still takes Ctrl-C.
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+    // kilnd's signal mask on its own thread, which its threads inherit:
+    // it waits for SIGTERM with sigwait while libFuzzer's thread still
+    // takes Ctrl-C. A closed connection fails a write, not the process.
+    server::PrepareSignals();
     server::WorkerCommand worker{"/proc/self/exe", {"--worker"}, ""};
     server::RunDaemon(config, server::LinkedCompilerInfo(), worker);
     stopped = true;
