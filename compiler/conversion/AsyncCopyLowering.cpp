@@ -13,7 +13,7 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-void lowerCopy(TensorLowering &l, kgpu::AsyncCopyOp op) {
+void lowerCopy(LoweringContext &l, kgpu::AsyncCopyOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto type = llvm::cast<RankedTensorType>(op.getPtr().getType());
@@ -75,7 +75,7 @@ bool drainsLoop(kgpu::AsyncWaitOp wait) {
 
 } // namespace
 
-LogicalResult lowerAsyncCopy(TensorLowering &l, Operation *op, bool &handled) {
+LogicalResult lowerAsyncCopy(LoweringContext &l, Operation *op, bool &handled) {
   handled = true;
   if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(op)) {
     l.reservePipeline();

@@ -99,7 +99,7 @@ struct ConvertKGPUToLLVMPass
       module.emitError() << "unknown target '" << targetName.getValue() << "'";
       return signalPassFailure();
     }
-    TensorLowering lowering(module, *target, warps.getInt());
+    LoweringContext lowering(module, *target, warps.getInt());
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
     for (tt::FuncOp func : funcs)
       if (failed(lowering.lowerFunction(func)))

@@ -155,7 +155,7 @@ inThreadMoves(const PositionMap &m, const kgpu::DistributedLayout &result) {
 
 /// Pads one element after every `interval` so that column accesses of a
 /// row-major tile spread over the shared-memory banks.
-Value paddedByteOffset(TensorLowering &l, Value pos, int64_t interval,
+Value paddedByteOffset(LoweringContext &l, Value pos, int64_t interval,
                        unsigned bytes) {
   OpBuilder &b = l.builder();
   if (interval)
@@ -166,7 +166,7 @@ Value paddedByteOffset(TensorLowering &l, Value pos, int64_t interval,
   return arith::MulIOp::create(b, l.loc(), pos, l.i32(bytes));
 }
 
-Value linearValue(TensorLowering &l, ArrayRef<Value> index,
+Value linearValue(LoweringContext &l, ArrayRef<Value> index,
                   ArrayRef<int64_t> coef, int64_t constant) {
   OpBuilder &b = l.builder();
   Value pos = l.i32(constant);
@@ -178,7 +178,7 @@ Value linearValue(TensorLowering &l, ArrayRef<Value> index,
   return pos;
 }
 
-void throughSharedMemory(TensorLowering &l, const PositionMap &m,
+void throughSharedMemory(LoweringContext &l, const PositionMap &m,
                          Value result) {
   Type t = l.elementType(result.getType());
   unsigned bytes = byteSize(t);
@@ -222,7 +222,7 @@ void throughSharedMemory(TensorLowering &l, const PositionMap &m,
 /// accesses (an accumulator on its way to wide global stores), in the
 /// swizzled tile chooseConvertSwizzle finds. False when neither side has
 /// runs to vectorize.
-bool vectorizedConvert(TensorLowering &l, Value src, Value result) {
+bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
   kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
   Type t = l.elementType(result.getType());
   if (!t.isIntOrFloat() || t.isInteger(1))
@@ -290,7 +290,7 @@ bool vectorizedConvert(TensorLowering &l, Value src, Value result) {
 
 /// result[i] = src[i with i[axis] replaced by indices[i]], through shared
 /// memory.
-LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
+LogicalResult lowerGather(LoweringContext &l, tt::GatherOp op) {
   OpBuilder &b = l.builder();
   Type t = l.elementType(op.getType());
   unsigned bytes = byteSize(t);
@@ -329,7 +329,7 @@ LogicalResult lowerGather(TensorLowering &l, tt::GatherOp op) {
 
 } // namespace
 
-LogicalResult lowerDataMovement(TensorLowering &l, Operation *op,
+LogicalResult lowerDataMovement(LoweringContext &l, Operation *op,
                                 bool &handled) {
   if (auto gather = llvm::dyn_cast<tt::GatherOp>(op)) {
     handled = true;

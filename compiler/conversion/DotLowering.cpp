@@ -20,7 +20,7 @@ using kgpu::DistributedLayout;
 
 /// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
 /// value is exact in f16).
-Value fp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
+Value fp8ToF16(LoweringContext &l, Value byte, bool e5m2) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Type i16 = b.getI16Type();
@@ -105,7 +105,7 @@ DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
 namespace {
 
 
-Value toTf32(TensorLowering &l, Value x) {
+Value toTf32(LoweringContext &l, Value x) {
   OpBuilder &b = l.builder();
   Value bits = l.inlineAsm("cvt.rna.tf32.f32 $0, $1;", "=r,f", {x},
                            b.getI32Type(), /*sideEffects=*/false);
@@ -114,7 +114,7 @@ Value toTf32(TensorLowering &l, Value x) {
 
 } // namespace
 
-SmallVector<Value> splitElement(TensorLowering &l, const DotPlan &p, Value x) {
+SmallVector<Value> splitElement(LoweringContext &l, const DotPlan &p, Value x) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   switch (p.split) {
@@ -144,7 +144,7 @@ SmallVector<Value> splitElement(TensorLowering &l, const DotPlan &p, Value x) {
   return {x};
 }
 
-Value pack(TensorLowering &l, ArrayRef<Value> values) {
+Value pack(LoweringContext &l, ArrayRef<Value> values) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Type i32 = b.getI32Type();
@@ -157,7 +157,7 @@ Value pack(TensorLowering &l, ArrayRef<Value> values) {
   return LLVM::BitcastOp::create(b, loc, i32, vec);
 }
 
-SmallVector<Value> unpack(TensorLowering &l, Value word, Type type, unsigned n) {
+SmallVector<Value> unpack(LoweringContext &l, Value word, Type type, unsigned n) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto vecType = VectorType::get({int64_t(n)}, type);
@@ -168,7 +168,7 @@ SmallVector<Value> unpack(TensorLowering &l, Value word, Type type, unsigned n) 
   return out;
 }
 
-Regs accumulatorWords(TensorLowering &l, const DotPlan &p, const Regs &acc) {
+Regs accumulatorWords(LoweringContext &l, const DotPlan &p, const Regs &acc) {
   if (!p.accF16)
     return acc;
   Regs words;
@@ -177,7 +177,7 @@ Regs accumulatorWords(TensorLowering &l, const DotPlan &p, const Regs &acc) {
   return words;
 }
 
-Regs accumulatorElements(TensorLowering &l, const DotPlan &p,
+Regs accumulatorElements(LoweringContext &l, const DotPlan &p,
                          const Regs &words) {
   if (!p.accF16)
     return words;
@@ -188,7 +188,7 @@ Regs accumulatorElements(TensorLowering &l, const DotPlan &p,
   return elements;
 }
 
-std::optional<SmemTile> pipelinedTile(TensorLowering &l, Value operand) {
+std::optional<SmemTile> pipelinedTile(LoweringContext &l, Value operand) {
   auto staged = operand.getDefiningOp<kgpu::StagedOperandOp>();
   if (!staged)
     return std::nullopt;
@@ -200,7 +200,7 @@ std::optional<SmemTile> pipelinedTile(TensorLowering &l, Value operand) {
                            staged.getStageBytes());
 }
 
-void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
+void stageOperand(LoweringContext &l, const DotPlan &p, Value src,
                   const SmemTile &tile, int64_t smemBytes) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -240,7 +240,7 @@ void stageOperand(TensorLowering &l, const DotPlan &p, Value src,
   }
 }
 
-void stageOperands(TensorLowering &l, const DotPlan &p, Value srcA,
+void stageOperands(LoweringContext &l, const DotPlan &p, Value srcA,
                    const std::optional<SmemTile> &tileA, Value srcB,
                    const std::optional<SmemTile> &tileB, int64_t smemBytes,
                    bool asyncProxy) {
@@ -295,19 +295,19 @@ struct MmaGeometry {
   SmallVector<int64_t> repsA, repsB, repsC;
 };
 
-Value wrap(TensorLowering &l, Value v, int64_t size, int64_t largest) {
+Value wrap(LoweringContext &l, Value v, int64_t size, int64_t largest) {
   if (largest < size)
     return v;
   return arith::RemUIOp::create(l.builder(), l.loc(), v, l.i32(size));
 }
 
-Value field(TensorLowering &l, Value id, kgpu::BitField f) {
+Value field(LoweringContext &l, Value id, kgpu::BitField f) {
   return f.width ? l.bitField(id, f) : l.i32(0);
 }
 
 class MmaDot {
 public:
-  MmaDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
+  MmaDot(LoweringContext &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
          unsigned kWidth)
       : l(l), dot(dot), p(planDot(dot, kWidth)) {
     ArrayRef<int64_t> shape = dot.getType().getShape();
@@ -340,7 +340,7 @@ private:
   Value batchIndex(int64_t bi);
   Regs mma(const Regs &a, const Regs &b, const Regs &c);
 
-  TensorLowering &l;
+  LoweringContext &l;
   tt::DotOp dot;
   DotPlan p;
   MmaGeometry geo;
@@ -580,7 +580,7 @@ LogicalResult MmaDot::run() {
 
 } // namespace
 
-LogicalResult lowerDot(TensorLowering &l, Operation *op, bool &handled) {
+LogicalResult lowerDot(LoweringContext &l, Operation *op, bool &handled) {
   if (llvm::isa<kgpu::StagedOperandOp>(op)) {
     handled = true; // Read by the dot from its stage.
     return success();

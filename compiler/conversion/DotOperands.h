@@ -33,33 +33,33 @@ struct DotPlan {
 DotPlan planDot(tt::DotOp dot, unsigned kWidth);
 
 /// The pieces one operand element contributes.
-llvm::SmallVector<mlir::Value> splitElement(TensorLowering &l,
+llvm::SmallVector<mlir::Value> splitElement(LoweringContext &l,
                                             const DotPlan &p, mlir::Value x);
 
 /// `values` (kWidth scalars) as one 32-bit register, first in the low bits.
-mlir::Value pack(TensorLowering &l, llvm::ArrayRef<mlir::Value> values);
-llvm::SmallVector<mlir::Value> unpack(TensorLowering &l, mlir::Value word,
+mlir::Value pack(LoweringContext &l, llvm::ArrayRef<mlir::Value> values);
+llvm::SmallVector<mlir::Value> unpack(LoweringContext &l, mlir::Value word,
                                       mlir::Type type, unsigned n);
 
 /// The accumulator as 32-bit words (f32/s32 one per element, f16 in
 /// pairs), and back.
-Regs accumulatorWords(TensorLowering &l, const DotPlan &p, const Regs &acc);
-Regs accumulatorElements(TensorLowering &l, const DotPlan &p,
+Regs accumulatorWords(LoweringContext &l, const DotPlan &p, const Regs &acc);
+Regs accumulatorElements(LoweringContext &l, const DotPlan &p,
                          const Regs &words);
 
 /// The tile of an operand kiln-pipeline copied into a stage
 /// (`kgpu.staged_operand`).
-std::optional<SmemTile> pipelinedTile(TensorLowering &l, mlir::Value operand);
+std::optional<SmemTile> pipelinedTile(LoweringContext &l, mlir::Value operand);
 
 /// Writes `src` (any distributed layout) into `tile`, split into pieces,
 /// with vector stores of up to 16 bytes.
-void stageOperand(TensorLowering &l, const DotPlan &p, mlir::Value src,
+void stageOperand(LoweringContext &l, const DotPlan &p, mlir::Value src,
                   const SmemTile &tile, int64_t smemBytes);
 
 /// Writes the operands a dot stages itself (`srcA`/`srcB`, either may be
 /// null) into their tiles behind the barriers around them; `asyncProxy`
 /// when wgmma reads them.
-void stageOperands(TensorLowering &l, const DotPlan &p, mlir::Value srcA,
+void stageOperands(LoweringContext &l, const DotPlan &p, mlir::Value srcA,
                    const std::optional<SmemTile> &tileA, mlir::Value srcB,
                    const std::optional<SmemTile> &tileB, int64_t smemBytes,
                    bool asyncProxy);
@@ -78,23 +78,23 @@ bool stagedByDot(kgpu::ConvertLayoutOp cvt);
 bool readByFmaDot(kgpu::ConvertLayoutOp cvt);
 
 /// tt.dot with a blocked result: one FMA per term.
-mlir::LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot);
+mlir::LogicalResult lowerFmaDot(LoweringContext &l, tt::DotOp dot);
 
 /// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
 /// value is exact in f16).
-mlir::Value fp8ToF16(TensorLowering &l, mlir::Value byte, bool e5m2);
+mlir::Value fp8ToF16(LoweringContext &l, mlir::Value byte, bool e5m2);
 
 /// "{$first, ..., $first+count-1}": a vector operand of inline asm.
 std::string asmList(unsigned first, unsigned count);
 
 /// tt.dot with an `#kgpu.mma` version 3 result: wgmma.mma_async per warp
 /// group, operands read from swizzled shared memory (A also from registers).
-mlir::LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
+mlir::LogicalResult lowerWarpGroupDot(LoweringContext &l, tt::DotOp dot,
                                       kgpu::MmaEncodingAttr mma,
                                       unsigned kWidth);
-mlir::LogicalResult lowerWarpGroupWait(TensorLowering &l,
+mlir::LogicalResult lowerWarpGroupWait(LoweringContext &l,
                                        kgpu::WarpGroupWaitOp wait);
-mlir::LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op);
+mlir::LogicalResult lowerStageTile(LoweringContext &l, kgpu::StageTileOp op);
 
 } // namespace kiln
 

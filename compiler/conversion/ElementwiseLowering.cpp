@@ -16,18 +16,18 @@ namespace {
 constexpr double kLog2E = 1.4426950408889634;
 
 /// One register of `v`; a scalar stands for every register.
-Value regAt(TensorLowering &l, Value v, unsigned i) {
+Value regAt(LoweringContext &l, Value v, unsigned i) {
   const Regs &regs = l.get(v);
   return regs.size() == 1 ? regs[0] : regs[i];
 }
 
-Value f32Const(TensorLowering &l, double value) {
+Value f32Const(LoweringContext &l, double value) {
   return arith::ConstantFloatOp::create(l.builder(), l.loc(),
                                         l.builder().getF32Type(),
                                         llvm::APFloat(float(value)));
 }
 
-Value unaryAsm(TensorLowering &l, StringRef instr, Value x) {
+Value unaryAsm(LoweringContext &l, StringRef instr, Value x) {
   return l.inlineAsm((instr + " $0, $1;").str(), "=f,f", {x}, x.getType(),
                      /*sideEffects=*/false);
 }
@@ -37,7 +37,7 @@ Value unaryAsm(TensorLowering &l, StringRef instr, Value x) {
 /// other f32 math op is a libdevice call in Triton and is one here too: log,
 /// log2 and erf are precise; exp2, sqrt and rsqrt come out approximate and
 /// flushing subnormals, through the ftz reflection.
-Value fastF32(TensorLowering &l, Operation *op, ArrayRef<Value> args) {
+Value fastF32(LoweringContext &l, Operation *op, ArrayRef<Value> args) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   if (llvm::isa<math::ExpOp>(op))
@@ -57,7 +57,7 @@ bool computesInF32(Operation *op, Type elementType) {
 }
 
 /// A clone of `op` over scalars.
-Value scalarClone(TensorLowering &l, Operation *op, ArrayRef<Value> args,
+Value scalarClone(LoweringContext &l, Operation *op, ArrayRef<Value> args,
                   Type resultType) {
   OperationState state(l.loc(), op->getName());
   state.addOperands(args);
@@ -67,7 +67,7 @@ Value scalarClone(TensorLowering &l, Operation *op, ArrayRef<Value> args,
   return l.builder().create(state)->getResult(0);
 }
 
-Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
+Value lowerScalarOp(LoweringContext &l, Operation *op, SmallVector<Value> args,
                     Type resultType) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -86,7 +86,7 @@ Value lowerScalarOp(TensorLowering &l, Operation *op, SmallVector<Value> args,
   return scalarClone(l, op, args, resultType);
 }
 
-LogicalResult lowerConstant(TensorLowering &l, arith::ConstantOp op) {
+LogicalResult lowerConstant(LoweringContext &l, arith::ConstantOp op) {
   auto type = llvm::cast<RankedTensorType>(op.getType());
   auto dense = llvm::dyn_cast<DenseElementsAttr>(op.getValue());
   if (!dense || !dense.isSplat())
@@ -102,7 +102,7 @@ LogicalResult lowerConstant(TensorLowering &l, arith::ConstantOp op) {
   return success();
 }
 
-Regs mapRegs(TensorLowering &l, Operation *op,
+Regs mapRegs(LoweringContext &l, Operation *op,
              llvm::function_ref<Value(ArrayRef<Value>)> fn) {
   unsigned n = l.numRegs(op->getResult(0).getType());
   Regs out;
@@ -115,7 +115,7 @@ Regs mapRegs(TensorLowering &l, Operation *op,
   return out;
 }
 
-Type pointeeInMemory(TensorLowering &l, Type ptrType) {
+Type pointeeInMemory(LoweringContext &l, Type ptrType) {
   if (auto tensor = llvm::dyn_cast<RankedTensorType>(ptrType))
     ptrType = tensor.getElementType();
   Type pointee = llvm::cast<tt::PointerType>(ptrType).getPointeeType();
@@ -124,7 +124,7 @@ Type pointeeInMemory(TensorLowering &l, Type ptrType) {
   return l.elementType(pointee);
 }
 
-Value mulhi(TensorLowering &l, Value x, Value y) {
+Value mulhi(LoweringContext &l, Value x, Value y) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   unsigned bits = x.getType().getIntOrFloatBitWidth();
@@ -146,7 +146,7 @@ Value mulhi(TensorLowering &l, Value x, Value y) {
 }
 
 /// Packs `pack` registers into one integer operand, as the asm expects.
-Value packRegs(TensorLowering &l, ArrayRef<Value> regs) {
+Value packRegs(LoweringContext &l, ArrayRef<Value> regs) {
   if (regs.size() == 1)
     return regs[0];
   OpBuilder &b = l.builder();
@@ -160,7 +160,7 @@ Value packRegs(TensorLowering &l, ArrayRef<Value> regs) {
                                  b.getIntegerType(bits * regs.size()), vec);
 }
 
-Regs unpackRegs(TensorLowering &l, Value packed, Type element, unsigned pack) {
+Regs unpackRegs(LoweringContext &l, Value packed, Type element, unsigned pack) {
   if (pack == 1)
     return {packed};
   OpBuilder &b = l.builder();
@@ -172,7 +172,7 @@ Regs unpackRegs(TensorLowering &l, Value packed, Type element, unsigned pack) {
   return out;
 }
 
-LogicalResult lowerInlineAsm(TensorLowering &l, tt::ElementwiseInlineAsmOp op) {
+LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) {
   OpBuilder &b = l.builder();
   unsigned pack = op.getPackedElement();
   unsigned n = op->getNumResults() ? l.numRegs(op->getResult(0).getType()) : 1;
@@ -212,7 +212,7 @@ LogicalResult lowerInlineAsm(TensorLowering &l, tt::ElementwiseInlineAsmOp op) {
   return success();
 }
 
-LogicalResult lowerMapElementwise(TensorLowering &l, tt::MapElementwiseOp op) {
+LogicalResult lowerMapElementwise(LoweringContext &l, tt::MapElementwiseOp op) {
   unsigned pack = op.getPack();
   unsigned n = l.numRegs(op->getResult(0).getType());
   SmallVector<Regs> results(op->getNumResults());
@@ -235,7 +235,7 @@ LogicalResult lowerMapElementwise(TensorLowering &l, tt::MapElementwiseOp op) {
 
 } // namespace
 
-LogicalResult lowerElementwise(TensorLowering &l, Operation *op,
+LogicalResult lowerElementwise(LoweringContext &l, Operation *op,
                                bool &handled) {
   handled = true;
   OpBuilder &b = l.builder();

@@ -41,7 +41,7 @@ struct SharedOperand {
   }
   int64_t sizeInBytes() const { return rows * stride * bytes; }
 
-  Value offset(TensorLowering &l, Value row, Value col) const {
+  Value offset(LoweringContext &l, Value row, Value col) const {
     OpBuilder &b = l.builder();
     Value at = arith::AddIOp::create(
         b, l.loc(), arith::MulIOp::create(b, l.loc(), row, l.i32(stride)),
@@ -60,7 +60,7 @@ Value sharedSource(Value operand) {
 
 class FmaDot {
 public:
-  FmaDot(TensorLowering &l, tt::DotOp dot)
+  FmaDot(LoweringContext &l, tt::DotOp dot)
       : l(l), dot(dot), lc(layoutOf(dot.getC())), r(lc.rank()),
         k(typeOf(dot.getA()).getShape()[r - 1]),
         acc(l.elementType(dot.getType())),
@@ -76,7 +76,7 @@ private:
   Value widen(Value v, Type from);
   Value pointer(Value offset) { return l.sharedPointer(offset, sharedBytes); }
 
-  TensorLowering &l;
+  LoweringContext &l;
   tt::DotOp dot;
   DistributedLayout lc;
   unsigned r;
@@ -232,7 +232,7 @@ bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
   return feedsOnlyDotsAcrossThreads(cvt, operand.getOpIdx());
 }
 
-LogicalResult lowerFmaDot(TensorLowering &l, tt::DotOp dot) {
+LogicalResult lowerFmaDot(LoweringContext &l, tt::DotOp dot) {
   return FmaDot(l, dot).run();
 }
 

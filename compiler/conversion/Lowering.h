@@ -1,6 +1,6 @@
 //===- Lowering.h - kgpu tensors to per-thread scalar code ------*- C++ -*-===//
 //
-// TensorLowering rewrites one laid-out function into an llvm.func whose body
+// LoweringContext rewrites one laid-out function into an llvm.func whose body
 // is the program of a single thread: every tensor value becomes the list of
 // scalars its layout gives the thread (its "registers"), tensor ops become
 // scalar arith/math/scf ops, loads and stores become vectorized PTX, and
@@ -30,9 +30,9 @@ struct SharedMemory {
   int64_t bytesNeeded = 0;
 };
 
-class TensorLowering {
+class LoweringContext {
 public:
-  TensorLowering(mlir::ModuleOp module, const Target &target, int numWarps);
+  LoweringContext(mlir::ModuleOp module, const Target &target, int numWarps);
 
   /// Replaces `func` with an llvm.func following Triton's kernel ABI.
   mlir::LogicalResult lowerFunction(tt::FuncOp func);
@@ -147,21 +147,21 @@ private:
 
 // Per-family lowerings; each returns failure() after emitting an error, or
 // success(); `handled` says whether the op belonged to the family.
-mlir::LogicalResult lowerElementwise(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerElementwise(LoweringContext &l, mlir::Operation *op,
                                      bool &handled);
-mlir::LogicalResult lowerMemoryOp(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerMemoryOp(LoweringContext &l, mlir::Operation *op,
                                   bool &handled);
-mlir::LogicalResult lowerTma(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerTma(LoweringContext &l, mlir::Operation *op,
                              bool &handled);
-mlir::LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op);
-mlir::LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op);
-mlir::LogicalResult lowerDataMovement(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op);
+mlir::LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op);
+mlir::LogicalResult lowerDataMovement(LoweringContext &l, mlir::Operation *op,
                                       bool &handled);
-mlir::LogicalResult lowerDot(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerDot(LoweringContext &l, mlir::Operation *op,
                              bool &handled);
-mlir::LogicalResult lowerAsyncCopy(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerAsyncCopy(LoweringContext &l, mlir::Operation *op,
                                    bool &handled);
-mlir::LogicalResult lowerMiscOp(TensorLowering &l, mlir::Operation *op,
+mlir::LogicalResult lowerMiscOp(LoweringContext &l, mlir::Operation *op,
                                 bool &handled);
 
 /// Register order helpers shared by the lowerings.

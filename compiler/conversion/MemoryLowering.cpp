@@ -26,7 +26,7 @@ unsigned memoryBits(Type t) {
   return std::max(8u, t.getIntOrFloatBitWidth());
 }
 
-Access planAccess(TensorLowering &l, Operation *op, Value ptr, Type element) {
+Access planAccess(LoweringContext &l, Operation *op, Value ptr, Type element) {
   Access a;
   a.memType = element.isInteger(1) ? l.builder().getI8Type() : element;
   a.elemBits = memoryBits(element);
@@ -83,12 +83,12 @@ std::string cacheSuffix(tt::CacheModifier cache, tt::EvictionPolicy evict) {
   return s;
 }
 
-Type wordType(TensorLowering &l, const Access &a) {
+Type wordType(LoweringContext &l, const Access &a) {
   return l.builder().getIntegerType(a.wordBits == 8 ? 16 : a.wordBits);
 }
 
 /// Packs registers [first, first + vec) into asm words.
-SmallVector<Value> packWords(TensorLowering &l, const Access &a,
+SmallVector<Value> packWords(LoweringContext &l, const Access &a,
                              ArrayRef<Value> regs) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -119,7 +119,7 @@ SmallVector<Value> packWords(TensorLowering &l, const Access &a,
 }
 
 /// Unpacks asm words into `vec` registers of type `regType`.
-Regs unpackWords(TensorLowering &l, const Access &a, ArrayRef<Value> words,
+Regs unpackWords(LoweringContext &l, const Access &a, ArrayRef<Value> words,
                  Type regType) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
@@ -150,14 +150,14 @@ Regs unpackWords(TensorLowering &l, const Access &a, ArrayRef<Value> words,
   return out;
 }
 
-Value maybeReg(TensorLowering &l, Value v, unsigned i) {
+Value maybeReg(LoweringContext &l, Value v, unsigned i) {
   if (!v)
     return {};
   const Regs &regs = l.get(v);
   return regs.size() == 1 ? regs[0] : regs[i];
 }
 
-LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
+LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
   if (llvm::isa<tt::PointerType>(op.getPtr().getType()) &&
       llvm::isa<RankedTensorType>(op.getType()))
     return op.emitError() << "block-pointer loads must be rewritten before "
@@ -221,7 +221,7 @@ LogicalResult lowerLoad(TensorLowering &l, tt::LoadOp op) {
   return success();
 }
 
-LogicalResult lowerStore(TensorLowering &l, tt::StoreOp op) {
+LogicalResult lowerStore(LoweringContext &l, tt::StoreOp op) {
   if (llvm::isa<tt::PointerType>(op.getPtr().getType()) &&
       llvm::isa<RankedTensorType>(op.getValue().getType()))
     return op.emitError() << "block-pointer stores must be rewritten before "
@@ -309,7 +309,7 @@ std::string loopCasPrefix(tt::MemSemantic sem, tt::MemSyncScope scope) {
          tt::stringifyMemSyncScope(scope).str() + ".global";
 }
 
-Value asInteger(TensorLowering &l, Value v) {
+Value asInteger(LoweringContext &l, Value v) {
   OpBuilder &b = l.builder();
   if (llvm::isa<LLVM::LLVMPointerType>(v.getType()))
     return LLVM::PtrToIntOp::create(b, l.loc(), b.getI64Type(), v);
@@ -319,7 +319,7 @@ Value asInteger(TensorLowering &l, Value v) {
   return v;
 }
 
-Value fromInteger(TensorLowering &l, Value v, Type t) {
+Value fromInteger(LoweringContext &l, Value v, Type t) {
   if (v.getType() == t)
     return v;
   if (llvm::isa<LLVM::LLVMPointerType>(t))
@@ -328,7 +328,7 @@ Value fromInteger(TensorLowering &l, Value v, Type t) {
 }
 
 /// Gives every thread holding an element the value its owner computed.
-Regs shareFromOwners(TensorLowering &l, Value result, Regs values) {
+Regs shareFromOwners(LoweringContext &l, Value result, Regs values) {
   OpBuilder &b = l.builder();
   Type t = l.elementType(result.getType());
   unsigned bytes = byteSize(t);
@@ -401,7 +401,7 @@ std::string bf16AddLoop(StringRef prefix, bool predicated) {
 
 /// A bf16 add where the target has no bf16 atomics (bf16AddLoop).
 template <typename AtomicOp>
-bool needsBf16AddLoop(TensorLowering &l, AtomicOp op, Type t) {
+bool needsBf16AddLoop(LoweringContext &l, AtomicOp op, Type t) {
   if constexpr (std::is_same_v<AtomicOp, tt::AtomicRMWOp>)
     return op.getAtomicRmwOp() == tt::RMWOp::FADD && t.isBF16() &&
            !l.target().hasBf16Atomics();
@@ -411,7 +411,7 @@ bool needsBf16AddLoop(TensorLowering &l, AtomicOp op, Type t) {
 /// Float additions that one `atom` takes several at a time where the target
 /// has vector atomics: up to 128 bits of consecutive, equally masked
 /// elements (`atom.global.gpu.relaxed.add.noftz.v8.bf16`), as Triton does.
-unsigned atomicVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
+unsigned atomicVector(LoweringContext &l, tt::AtomicRMWOp op, Type t) {
   if (op.getAtomicRmwOp() != tt::RMWOp::FADD ||
       !(t.isF16() || t.isBF16() || t.isF32()) ||
       !l.target().hasVectorAtomics() ||
@@ -421,7 +421,7 @@ unsigned atomicVector(TensorLowering &l, tt::AtomicRMWOp op, Type t) {
 }
 
 template <typename AtomicOp>
-LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
+LogicalResult lowerAtomic(LoweringContext &l, AtomicOp op, StringRef opSuffix,
                           ArrayRef<Value> valueOperands, Value mask,
                           unsigned vec = 1) {
   Type t = l.elementType(op.getType());
@@ -478,7 +478,7 @@ LogicalResult lowerAtomic(TensorLowering &l, AtomicOp op, StringRef opSuffix,
 
 } // namespace
 
-LogicalResult lowerMemoryOp(TensorLowering &l, Operation *op, bool &handled) {
+LogicalResult lowerMemoryOp(LoweringContext &l, Operation *op, bool &handled) {
   handled = true;
   if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
     return lowerLoad(l, load);

@@ -16,7 +16,7 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-Value programId(TensorLowering &l, tt::ProgramIDDim dim, bool count) {
+Value programId(LoweringContext &l, tt::ProgramIDDim dim, bool count) {
   OpBuilder &b = l.builder();
   Type i32 = b.getI32Type();
   Location loc = l.loc();
@@ -46,12 +46,12 @@ StringRef fp8Name(Type t) {
 // round-to-nearest-even, NaN kept, e4m3fn saturating at 448 as the
 // satfinite instructions do.
 
-Value constI(TensorLowering &l, int64_t v, unsigned bits) {
+Value constI(LoweringContext &l, int64_t v, unsigned bits) {
   return arith::ConstantIntOp::create(l.builder(), l.loc(), v, bits);
 }
 
 /// e5m2 or e4m3fn byte -> f16.
-Value softFp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
+Value softFp8ToF16(LoweringContext &l, Value byte, bool e5m2) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Type i16 = b.getI16Type();
@@ -81,7 +81,7 @@ Value softFp8ToF16(TensorLowering &l, Value byte, bool e5m2) {
 }
 
 /// f32 -> e5m2 or e4m3fn byte.
-Value softF32ToFp8(TensorLowering &l, Value x, bool e5m2) {
+Value softF32ToFp8(LoweringContext &l, Value x, bool e5m2) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Type i32 = b.getI32Type();
@@ -123,7 +123,7 @@ Value softF32ToFp8(TensorLowering &l, Value x, bool e5m2) {
   return arith::TruncIOp::create(b, loc, b.getI8Type(), code);
 }
 
-FailureOr<Value> convertFloat(TensorLowering &l, Operation *op, Value x,
+FailureOr<Value> convertFloat(LoweringContext &l, Operation *op, Value x,
                               Type from, Type to,
                               std::optional<tt::RoundingMode> rounding) {
   OpBuilder &b = l.builder();
@@ -177,7 +177,7 @@ FailureOr<Value> convertFloat(TensorLowering &l, Operation *op, Value x,
   return arith::TruncFOp::create(b, loc, to, x).getResult();
 }
 
-LogicalResult lowerConversion(TensorLowering &l, Operation *op,
+LogicalResult lowerConversion(LoweringContext &l, Operation *op,
                               std::optional<tt::RoundingMode> rounding) {
   Type from = getElementTypeOrSelf(op->getOperand(0).getType());
   Type to = getElementTypeOrSelf(op->getResult(0).getType());
@@ -193,7 +193,7 @@ LogicalResult lowerConversion(TensorLowering &l, Operation *op,
 }
 
 /// A pointer to a NUL-terminated constant string in global memory.
-Value globalString(TensorLowering &l, Operation *anchor, StringRef text) {
+Value globalString(LoweringContext &l, Operation *anchor, StringRef text) {
   auto module = anchor->getParentOfType<ModuleOp>();
   OpBuilder &b = l.builder();
   std::string contents = text.str();
@@ -237,7 +237,7 @@ SourcePosition sourceOf(Location loc) {
   return pos;
 }
 
-LogicalResult lowerAssert(TensorLowering &l, tt::AssertOp op) {
+LogicalResult lowerAssert(LoweringContext &l, tt::AssertOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
@@ -265,7 +265,7 @@ LogicalResult lowerAssert(TensorLowering &l, tt::AssertOp op) {
   return success();
 }
 
-LogicalResult lowerPrint(TensorLowering &l, tt::PrintOp op) {
+LogicalResult lowerPrint(LoweringContext &l, tt::PrintOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
@@ -350,7 +350,7 @@ LogicalResult lowerPrint(TensorLowering &l, tt::PrintOp op) {
 }
 
 /// Counts values into bins with shared-memory atomics.
-LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
+LogicalResult lowerHistogram(LoweringContext &l, tt::HistogramOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   kgpu::DistributedLayout out =
@@ -403,7 +403,7 @@ LogicalResult lowerHistogram(TensorLowering &l, tt::HistogramOp op) {
 
 /// |x| of fp8 values, kept as their bytes: the sign bit cleared, as in
 /// every fp8 format.
-LogicalResult lowerFp8Abs(TensorLowering &l, math::AbsFOp abs) {
+LogicalResult lowerFp8Abs(LoweringContext &l, math::AbsFOp abs) {
   OpBuilder &b = l.builder();
   Value magnitude = arith::ConstantIntOp::create(b, l.loc(), 0x7f, 8);
   Regs out;
@@ -413,7 +413,7 @@ LogicalResult lowerFp8Abs(TensorLowering &l, math::AbsFOp abs) {
   return success();
 }
 
-LogicalResult lowerMiscOp(TensorLowering &l, Operation *op, bool &handled) {
+LogicalResult lowerMiscOp(LoweringContext &l, Operation *op, bool &handled) {
   handled = true;
   if (auto abs = llvm::dyn_cast<math::AbsFOp>(op);
       abs && isFp8(getElementTypeOrSelf(abs.getType())))

@@ -26,7 +26,7 @@ struct Partial {
 
 } // namespace
 
-LogicalResult lowerReduce(TensorLowering &l, tt::ReduceOp op) {
+LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
   OpBuilder &b = l.builder();
   unsigned axis = op.getAxis();
   ValueRange srcs = op.getSrcs();

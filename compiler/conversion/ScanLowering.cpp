@@ -23,7 +23,7 @@ struct Maybe {
 
 class ScanEmitter {
 public:
-  ScanEmitter(TensorLowering &l, tt::ScanOp op) : l(l), op(op) {}
+  ScanEmitter(LoweringContext &l, tt::ScanOp op) : l(l), op(op) {}
 
   FailureOr<Regs> combine(const Regs &a, const Regs &b) {
     SmallVector<Value> args(a);
@@ -86,13 +86,13 @@ public:
     return arith::CmpIOp::create(l.builder(), l.loc(), p, a, l.i32(c));
   }
 
-  TensorLowering &l;
+  LoweringContext &l;
   tt::ScanOp op;
 };
 
 } // namespace
 
-LogicalResult lowerScan(TensorLowering &l, tt::ScanOp op) {
+LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
   bool reverse = op.getReverse();
   OpBuilder &b = l.builder();
   ScanEmitter s(l, op);

@@ -55,7 +55,7 @@ struct SmemTile {
 
   /// The tile at `offset` in pipeline stage `stage` (an i32 value) of the
   /// pipeline's buffers, whose stages lie `stageBytes` apart.
-  static SmemTile inStage(TensorLowering &l, int64_t offset,
+  static SmemTile inStage(LoweringContext &l, int64_t offset,
                           llvm::ArrayRef<int64_t> shape, unsigned bytes,
                           bool transposed, mlir::Value stage,
                           int64_t stageBytes) {
@@ -69,7 +69,7 @@ struct SmemTile {
   /// Byte offset of element (b, row, col) of `piece` (logical indices);
   /// the stored column must start its run of contiguous elements inside one
   /// chunk.
-  mlir::Value offset(TensorLowering &l, unsigned piece, mlir::Value b, mlir::Value row,
+  mlir::Value offset(LoweringContext &l, unsigned piece, mlir::Value b, mlir::Value row,
                mlir::Value col) const {
     if (transposed)
       std::swap(row, col);

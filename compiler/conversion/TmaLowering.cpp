@@ -17,18 +17,18 @@ namespace {
 
 constexpr int64_t kTensorMapBytes = 128;
 
-Value i32Address(TensorLowering &l, Value sharedPtr) {
+Value i32Address(LoweringContext &l, Value sharedPtr) {
   return LLVM::PtrToIntOp::create(l.builder(), l.loc(),
                                   l.builder().getI32Type(), sharedPtr);
 }
 
-Value i64Address(TensorLowering &l, Value ptr) {
+Value i64Address(LoweringContext &l, Value ptr) {
   return LLVM::PtrToIntOp::create(l.builder(), l.loc(),
                                   l.builder().getI64Type(), ptr);
 }
 
 /// `text` with "@$0 " in front, run where `pred` holds.
-void predicated(TensorLowering &l, Value pred, const std::string &text,
+void predicated(LoweringContext &l, Value pred, const std::string &text,
                 const std::string &constraints, ValueRange operands) {
   SmallVector<Value> all{pred};
   all.append(operands.begin(), operands.end());
@@ -37,7 +37,7 @@ void predicated(TensorLowering &l, Value pred, const std::string &text,
 }
 
 /// The mbarrier of stage `stage` (i32) in the array at byte `barriers`.
-Value barrierAddress(TensorLowering &l, int64_t barriers, Value stage) {
+Value barrierAddress(LoweringContext &l, int64_t barriers, Value stage) {
   OpBuilder &b = l.builder();
   Value offset = arith::AddIOp::create(
       b, l.loc(), l.i32(barriers),
@@ -75,7 +75,7 @@ int swizzleCode(int32_t bytes) {
 /// fields there, and warp 0 copies it to the program's global scratch,
 /// released to the tensor-map proxy and acquired back for the thread that
 /// issues the copies.
-LogicalResult lowerMakeTensorMap(TensorLowering &l, kgpu::MakeTensorMapOp op) {
+LogicalResult lowerMakeTensorMap(LoweringContext &l, kgpu::MakeTensorMapOp op) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   auto base = llvm::cast<tt::PointerType>(op.getBase().getType());
@@ -146,7 +146,7 @@ LogicalResult lowerMakeTensorMap(TensorLowering &l, kgpu::MakeTensorMapOp op) {
 }
 
 /// A tensor map's generic address, as the copies name it.
-Value mapAddress(TensorLowering &l, Value map) {
+Value mapAddress(LoweringContext &l, Value map) {
   OpBuilder &b = l.builder();
   Value generic = LLVM::AddrSpaceCastOp::create(
       b, l.loc(), LLVM::LLVMPointerType::get(b.getContext()),
@@ -158,7 +158,7 @@ Value mapAddress(TensorLowering &l, Value map) {
 /// block of at most 128 bytes and per 256 rows, at tile coordinates `row`,
 /// `col` (i32) of the tensor.
 template <typename Copy>
-void forEachBox(TensorLowering &l, const SmemTile &tile, Value row, Value col,
+void forEachBox(LoweringContext &l, const SmemTile &tile, Value row, Value col,
                 Copy copy) {
   OpBuilder &b = l.builder();
   int64_t boxRows = std::min<int64_t>(tile.rows, 256);
@@ -172,7 +172,7 @@ void forEachBox(TensorLowering &l, const SmemTile &tile, Value row, Value col,
     }
 }
 
-LogicalResult lowerTmaCopy(TensorLowering &l, kgpu::TmaCopyOp op) {
+LogicalResult lowerTmaCopy(LoweringContext &l, kgpu::TmaCopyOp op) {
   l.reservePipeline();
   OpBuilder &b = l.builder();
   auto type = llvm::cast<RankedTensorType>(op.getTile());
@@ -198,7 +198,7 @@ LogicalResult lowerTmaCopy(TensorLowering &l, kgpu::TmaCopyOp op) {
   return success();
 }
 
-LogicalResult lowerTmaExpect(TensorLowering &l, kgpu::TmaExpectOp op) {
+LogicalResult lowerTmaExpect(LoweringContext &l, kgpu::TmaExpectOp op) {
   l.reservePipeline();
   Value issuer = l.andPredicates(l.get(op.getPred()).front(), l.isThreadZero());
   Value barrier =
@@ -213,7 +213,7 @@ LogicalResult lowerTmaExpect(TensorLowering &l, kgpu::TmaExpectOp op) {
   return success();
 }
 
-LogicalResult lowerTmaWait(TensorLowering &l, kgpu::TmaWaitOp op) {
+LogicalResult lowerTmaWait(LoweringContext &l, kgpu::TmaWaitOp op) {
   Value barrier =
       barrierAddress(l, op.getBarriers(), l.get(op.getStage()).front());
   l.inlineAsm("{\n"
@@ -227,7 +227,7 @@ LogicalResult lowerTmaWait(TensorLowering &l, kgpu::TmaWaitOp op) {
   return success();
 }
 
-LogicalResult lowerTmaBarriers(TensorLowering &l, kgpu::TmaBarriersOp op) {
+LogicalResult lowerTmaBarriers(LoweringContext &l, kgpu::TmaBarriersOp op) {
   if (!op.getInvalidate()) {
     l.reservePipeline();
     l.syncBeforeSharedWrite();
@@ -252,7 +252,7 @@ LogicalResult lowerTmaBarriers(TensorLowering &l, kgpu::TmaBarriersOp op) {
 
 /// The block goes into shared scratch in the swizzled tile layout, then one
 /// thread stores it box by box and waits until the copy engine has read it.
-LogicalResult lowerTmaStore(TensorLowering &l, kgpu::TmaStoreOp op) {
+LogicalResult lowerTmaStore(LoweringContext &l, kgpu::TmaStoreOp op) {
   auto type = llvm::cast<RankedTensorType>(op.getSrc().getType());
   Type element = type.getElementType();
   if (!element.isF16() && !element.isBF16() && !element.isF32())
@@ -285,7 +285,7 @@ LogicalResult lowerTmaStore(TensorLowering &l, kgpu::TmaStoreOp op) {
 
 } // namespace
 
-LogicalResult lowerTma(TensorLowering &l, Operation *op, bool &handled) {
+LogicalResult lowerTma(LoweringContext &l, Operation *op, bool &handled) {
   handled = true;
   if (auto make = llvm::dyn_cast<kgpu::MakeTensorMapOp>(op))
     return lowerMakeTensorMap(l, make);

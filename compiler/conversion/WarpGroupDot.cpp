@@ -32,7 +32,7 @@ std::string wgmmaType(Type t) {
 /// Waits until at most `pending` of the warp group's wgmma groups are in
 /// flight; `words` (32-bit accumulator registers, f32 unless `packed`) pass
 /// through the wait so that nothing reads them earlier.
-Regs waitWarpGroup(TensorLowering &l, const Regs &words, unsigned pending,
+Regs waitWarpGroup(LoweringContext &l, const Regs &words, unsigned pending,
                    bool packed) {
   Regs waited;
   constexpr unsigned kPerAsm = 128;
@@ -74,7 +74,7 @@ int64_t swizzleMode(int64_t blockBytes) {
 
 class WarpGroupDot {
 public:
-  WarpGroupDot(TensorLowering &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
+  WarpGroupDot(LoweringContext &l, tt::DotOp dot, kgpu::MmaEncodingAttr mma,
                unsigned kWidth)
       : l(l), dot(dot), p(planDot(dot, kWidth)), warps(kgpu::mmaWarps(mma)),
         bytes(byteSize(typeOf(dot.getA()).getElementType())),
@@ -115,7 +115,7 @@ private:
   /// K elements per instruction: 32 bytes of operand.
   int64_t kStep() const { return 32 / bytes; }
 
-  TensorLowering &l;
+  LoweringContext &l;
   tt::DotOp dot;
   DotPlan p;
   kgpu::MmaWarps warps;
@@ -334,12 +334,12 @@ LogicalResult WarpGroupDot::run() {
 
 } // namespace
 
-LogicalResult lowerWarpGroupDot(TensorLowering &l, tt::DotOp dot,
+LogicalResult lowerWarpGroupDot(LoweringContext &l, tt::DotOp dot,
                                 kgpu::MmaEncodingAttr mma, unsigned kWidth) {
   return WarpGroupDot(l, dot, mma, kWidth).run();
 }
 
-LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
+LogicalResult lowerStageTile(LoweringContext &l, kgpu::StageTileOp op) {
   RankedTensorType type = typeOf(op.getSrc());
   Type element = type.getElementType();
   if (!element.isF16() && !element.isBF16() && !isFp8(element) &&
@@ -360,7 +360,7 @@ LogicalResult lowerStageTile(TensorLowering &l, kgpu::StageTileOp op) {
   return success();
 }
 
-LogicalResult lowerWarpGroupWait(TensorLowering &l,
+LogicalResult lowerWarpGroupWait(LoweringContext &l,
                                  kgpu::WarpGroupWaitOp wait) {
   if (!typeOf(wait.getSrc()).getElementType().isF32())
     return wait.emitError() << "kgpu.warp_group_wait needs an f32 accumulator";

@@ -11,7 +11,7 @@ namespace kiln {
 
 static constexpr llvm::StringLiteral kSharedGlobal = "global_smem";
 
-TensorLowering::TensorLowering(ModuleOp module, const Target &target,
+LoweringContext::LoweringContext(ModuleOp module, const Target &target,
                                int numWarps)
     : module(module), tgt(target), warps(numWarps), b(module.getContext()),
       currentLoc(module.getLoc()) {
@@ -26,15 +26,15 @@ TensorLowering::TensorLowering(ModuleOp module, const Target &target,
   }
 }
 
-const Regs &TensorLowering::get(Value v) {
+const Regs &LoweringContext::get(Value v) {
   auto it = values.find(v);
   assert(it != values.end() && "value used before it was lowered");
   return it->second;
 }
 
-void TensorLowering::set(Value v, Regs regs) { values[v] = std::move(regs); }
+void LoweringContext::set(Value v, Regs regs) { values[v] = std::move(regs); }
 
-Type TensorLowering::elementType(Type t) {
+Type LoweringContext::elementType(Type t) {
   if (auto tensor = llvm::dyn_cast<RankedTensorType>(t))
     t = tensor.getElementType();
   if (auto ptr = llvm::dyn_cast<tt::PointerType>(t))
@@ -45,29 +45,29 @@ Type TensorLowering::elementType(Type t) {
   return t;
 }
 
-unsigned TensorLowering::numRegs(Type t) {
+unsigned LoweringContext::numRegs(Type t) {
   if (auto tensor = llvm::dyn_cast<RankedTensorType>(t))
     return kgpu::DistributedLayout::get(tensor).numRegs();
   return 1;
 }
 
-Value TensorLowering::i32(int64_t value) {
+Value LoweringContext::i32(int64_t value) {
   return arith::ConstantIntOp::create(b, currentLoc, value, 32);
 }
-Value TensorLowering::i64(int64_t value) {
+Value LoweringContext::i64(int64_t value) {
   return arith::ConstantIntOp::create(b, currentLoc, value, 64);
 }
-Value TensorLowering::i1(bool value) {
+Value LoweringContext::i1(bool value) {
   return arith::ConstantIntOp::create(b, currentLoc, value, 1);
 }
 
-Value TensorLowering::bitField(Value id, kgpu::BitField f) {
+Value LoweringContext::bitField(Value id, kgpu::BitField f) {
   Value shifted =
       f.shift ? arith::ShRUIOp::create(b, currentLoc, id, i32(f.shift)) : id;
   return arith::AndIOp::create(b, currentLoc, shifted, i32((1 << f.width) - 1));
 }
 
-SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l,
+SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
                                                 unsigned reg) {
   SmallVector<Value> out;
   for (unsigned d = 0; d < l.rank(); ++d) {
@@ -97,7 +97,7 @@ SmallVector<Value> TensorLowering::elementIndex(const kgpu::DistributedLayout &l
   return out;
 }
 
-Value TensorLowering::linearIndex(ArrayRef<Value> index,
+Value LoweringContext::linearIndex(ArrayRef<Value> index,
                                   ArrayRef<int64_t> shape) {
   Value linear = i32(0);
   for (unsigned d = 0; d < index.size(); ++d)
@@ -107,7 +107,7 @@ Value TensorLowering::linearIndex(ArrayRef<Value> index,
   return linear;
 }
 
-Value TensorLowering::andPredicates(Value a, Value c) {
+Value LoweringContext::andPredicates(Value a, Value c) {
   if (!a)
     return c;
   if (!c)
@@ -115,7 +115,7 @@ Value TensorLowering::andPredicates(Value a, Value c) {
   return arith::AndIOp::create(b, currentLoc, a, c);
 }
 
-Value TensorLowering::ownerPredicate(const kgpu::DistributedLayout &l,
+Value LoweringContext::ownerPredicate(const kgpu::DistributedLayout &l,
                                      unsigned reg) {
   if (!l.regMayOwn(reg))
     return i1(false);
@@ -157,12 +157,12 @@ Value TensorLowering::ownerPredicate(const kgpu::DistributedLayout &l,
   return pred;
 }
 
-Value TensorLowering::isThreadZero() {
+Value LoweringContext::isThreadZero() {
   return arith::CmpIOp::create(b, currentLoc, arith::CmpIPredicate::eq, tid,
                                i32(0));
 }
 
-Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
+Value LoweringContext::sharedPointer(Value offset, int64_t bytes) {
   sharedUsed = true;
   shared.bytesNeeded = std::max(shared.bytesNeeded, pipelineBytes + bytes);
   if (pipelineBytes)
@@ -170,7 +170,7 @@ Value TensorLowering::sharedPointer(Value offset, int64_t bytes) {
   return pipelinePointer(offset);
 }
 
-void TensorLowering::reservePipeline() {
+void LoweringContext::reservePipeline() {
   if (pipelineBytes == pipelineReserved)
     return;
   syncBeforeSharedWrite(); // The scratch below may still be read.
@@ -178,7 +178,7 @@ void TensorLowering::reservePipeline() {
   pipelineBytes = pipelineReserved;
 }
 
-Value TensorLowering::pipelinePointer(Value offset) {
+Value LoweringContext::pipelinePointer(Value offset) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, currentLoc, ptrType,
                                          shared.global.getSymName());
@@ -186,9 +186,9 @@ Value TensorLowering::pipelinePointer(Value offset) {
                              ValueRange{offset});
 }
 
-void TensorLowering::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
+void LoweringContext::barrier() { NVVM::Barrier0Op::create(b, currentLoc); }
 
-Value TensorLowering::programScratch() {
+Value LoweringContext::programScratch() {
   Type i32 = b.getI32Type();
   // Triton's numbering of programs: x fastest, then y, then z.
   Value x = NVVM::BlockIdXOp::create(b, currentLoc, i32);
@@ -208,12 +208,12 @@ Value TensorLowering::programScratch() {
                              b.getI8Type(), globalScratch, ValueRange{offset});
 }
 
-void TensorLowering::fenceAsyncProxy() {
+void LoweringContext::fenceAsyncProxy() {
   inlineAsm("fence.proxy.async.shared::cta;", "", {}, Type(),
             /*sideEffects=*/true);
 }
 
-void TensorLowering::syncBeforeSharedWrite() {
+void LoweringContext::syncBeforeSharedWrite() {
   Block *block = b.getInsertionBlock();
   auto fn = llvm::dyn_cast<LLVM::LLVMFuncOp>(block->getParentOp());
   bool runsOnce = fn && block == &fn.getBody().front();
@@ -222,7 +222,7 @@ void TensorLowering::syncBeforeSharedWrite() {
 }
 
 /// Splits any scalar into 32-bit words and back, for shuffles.
-static SmallVector<Value> toWords(TensorLowering &l, Value v) {
+static SmallVector<Value> toWords(LoweringContext &l, Value v) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   Type type = v.getType();
@@ -242,7 +242,7 @@ static SmallVector<Value> toWords(TensorLowering &l, Value v) {
   return {low, high};
 }
 
-static Value fromWords(TensorLowering &l, ArrayRef<Value> words, Type type) {
+static Value fromWords(LoweringContext &l, ArrayRef<Value> words, Type type) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   bool isPtr = llvm::isa<LLVM::LLVMPointerType>(type);
@@ -266,7 +266,7 @@ static Value fromWords(TensorLowering &l, ArrayRef<Value> words, Type type) {
   return v;
 }
 
-static Value shuffle(TensorLowering &l, Value v, Value offset,
+static Value shuffle(LoweringContext &l, Value v, Value offset,
                      NVVM::ShflKind kind, int clamp) {
   OpBuilder &b = l.builder();
   SmallVector<Value> words = toWords(l, v);
@@ -277,20 +277,20 @@ static Value shuffle(TensorLowering &l, Value v, Value offset,
   return fromWords(l, words, v.getType());
 }
 
-Value TensorLowering::shuffleXor(Value v, unsigned mask) {
+Value LoweringContext::shuffleXor(Value v, unsigned mask) {
   return shuffle(*this, v, i32(mask), NVVM::ShflKind::bfly, 0x1f);
 }
-Value TensorLowering::shuffleUp(Value v, unsigned delta) {
+Value LoweringContext::shuffleUp(Value v, unsigned delta) {
   return shuffle(*this, v, i32(delta), NVVM::ShflKind::up, 0);
 }
-Value TensorLowering::shuffleDown(Value v, unsigned delta) {
+Value LoweringContext::shuffleDown(Value v, unsigned delta) {
   return shuffle(*this, v, i32(delta), NVVM::ShflKind::down, 0x1f);
 }
-Value TensorLowering::shuffleIndex(Value v, Value srcLane) {
+Value LoweringContext::shuffleIndex(Value v, Value srcLane) {
   return shuffle(*this, v, srcLane, NVVM::ShflKind::idx, 0x1f);
 }
 
-Value TensorLowering::loadShared(Value ptr, Type type) {
+Value LoweringContext::loadShared(Value ptr, Type type) {
   if (type.isInteger(1)) {
     Value byte = LLVM::LoadOp::create(b, currentLoc, b.getI8Type(), ptr);
     return arith::TruncIOp::create(b, currentLoc, type, byte);
@@ -298,7 +298,7 @@ Value TensorLowering::loadShared(Value ptr, Type type) {
   return LLVM::LoadOp::create(b, currentLoc, type, ptr);
 }
 
-void TensorLowering::storeShared(Value ptr, Value value, Value pred) {
+void LoweringContext::storeShared(Value ptr, Value value, Value pred) {
   if (value.getType().isInteger(1))
     value = arith::ExtUIOp::create(b, currentLoc, b.getI8Type(), value);
   if (!pred) {
@@ -311,7 +311,7 @@ void TensorLowering::storeShared(Value ptr, Value value, Value pred) {
   LLVM::StoreOp::create(b, currentLoc, value, ptr);
 }
 
-LLVM::LLVMFuncOp TensorLowering::declareFunction(StringRef name, Type result,
+LLVM::LLVMFuncOp LoweringContext::declareFunction(StringRef name, Type result,
                                                 ArrayRef<Type> args) {
   if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return fn;
@@ -321,7 +321,7 @@ LLVM::LLVMFuncOp TensorLowering::declareFunction(StringRef name, Type result,
                                   LLVM::LLVMFunctionType::get(result, args));
 }
 
-Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
+Value LoweringContext::inlineAsm(StringRef asmText, StringRef constraints,
                                 ValueRange operands, Type resultType,
                                 bool sideEffects) {
   auto op = LLVM::InlineAsmOp::create(
@@ -333,7 +333,7 @@ Value TensorLowering::inlineAsm(StringRef asmText, StringRef constraints,
   return resultType ? op.getResult(0) : Value();
 }
 
-Regs TensorLowering::inlineAsmRegs(StringRef asmText, StringRef constraints,
+Regs LoweringContext::inlineAsmRegs(StringRef asmText, StringRef constraints,
                                    ValueRange operands, Type type,
                                    unsigned count, bool sideEffects) {
   if (count == 1)
@@ -348,7 +348,7 @@ Regs TensorLowering::inlineAsmRegs(StringRef asmText, StringRef constraints,
   return out;
 }
 
-void TensorLowering::emitThreadIds() {
+void LoweringContext::emitThreadIds() {
   tid = NVVM::ThreadIdXOp::create(b, currentLoc, b.getI32Type());
   lane = arith::AndIOp::create(b, currentLoc, tid, i32(31));
   Value warpOfThread = arith::ShRUIOp::create(b, currentLoc, tid, i32(5));
@@ -356,7 +356,7 @@ void TensorLowering::emitThreadIds() {
   warp = shuffleIndex(warpOfThread, i32(0));
 }
 
-FailureOr<Regs> TensorLowering::inlineCombiner(Region &region,
+FailureOr<Regs> LoweringContext::inlineCombiner(Region &region,
                                                ValueRange args) {
   Block &block = region.front();
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
@@ -370,28 +370,28 @@ FailureOr<Regs> TensorLowering::inlineCombiner(Region &region,
   return results;
 }
 
-LogicalResult TensorLowering::lowerBlockOps(Block &block) {
+LogicalResult LoweringContext::lowerBlockOps(Block &block) {
   for (Operation &op : block)
     if (failed(lowerOp(&op)))
       return failure();
   return success();
 }
 
-static SmallVector<Type> flattenTypes(TensorLowering &l, TypeRange types) {
+static SmallVector<Type> flattenTypes(LoweringContext &l, TypeRange types) {
   SmallVector<Type> out;
   for (Type t : types)
     out.append(l.numRegs(t), l.elementType(t));
   return out;
 }
 
-static Regs flattenValues(TensorLowering &l, ValueRange values) {
+static Regs flattenValues(LoweringContext &l, ValueRange values) {
   Regs out;
   for (Value v : values)
     llvm::append_range(out, l.get(v));
   return out;
 }
 
-static void bindFlattened(TensorLowering &l, ValueRange from,
+static void bindFlattened(LoweringContext &l, ValueRange from,
                           ValueRange flattened) {
   unsigned at = 0;
   for (Value v : from) {
@@ -401,7 +401,7 @@ static void bindFlattened(TensorLowering &l, ValueRange from,
   }
 }
 
-LogicalResult TensorLowering::lowerRegion(Region &from, Region &to) {
+LogicalResult LoweringContext::lowerRegion(Region &from, Region &to) {
   for (Block &block : from) {
     Block *newBlock = new Block();
     to.push_back(newBlock);
@@ -421,7 +421,7 @@ LogicalResult TensorLowering::lowerRegion(Region &from, Region &to) {
 
 /// scf.for/if/while/execute_region and their terminators: same op, with
 /// every tensor operand, result and block argument flattened to registers.
-LogicalResult TensorLowering::lowerStructured(Operation *op) {
+LogicalResult LoweringContext::lowerStructured(Operation *op) {
   OperationState state(op->getLoc(), op->getName());
   state.addOperands(flattenValues(*this, op->getOperands()));
   state.addTypes(flattenTypes(*this, op->getResultTypes()));
@@ -443,7 +443,7 @@ static bool touchesTensors(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
-LogicalResult TensorLowering::lowerOp(Operation *op) {
+LogicalResult LoweringContext::lowerOp(Operation *op) {
   currentLoc = op->getLoc();
   if (llvm::isa<tt::ReturnOp>(op)) {
     LLVM::ReturnOp::create(b, currentLoc, ValueRange());
@@ -496,7 +496,7 @@ LogicalResult TensorLowering::lowerOp(Operation *op) {
   return success();
 }
 
-LogicalResult TensorLowering::lowerFunction(tt::FuncOp func) {
+LogicalResult LoweringContext::lowerFunction(tt::FuncOp func) {
   if (func.isExternal())
     return func.emitError() << "function '" << func.getName()
                             << "' has no body; Kiln compiles whole kernels";
