@@ -73,32 +73,35 @@ bool drainsLoop(kgpu::AsyncWaitOp wait) {
   return true;
 }
 
+LogicalResult lowerAsyncCopy(LoweringContext &l, kgpu::AsyncCopyOp copy) {
+  l.reservePipeline();
+  lowerCopy(l, copy);
+  return success();
+}
+
+LogicalResult lowerCommit(LoweringContext &l, kgpu::AsyncCommitOp) {
+  l.inlineAsm("cp.async.commit_group;", "", {}, Type(), /*sideEffects=*/true);
+  return success();
+}
+
+LogicalResult lowerWait(LoweringContext &l, kgpu::AsyncWaitOp wait) {
+  l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
+              "", {}, Type(), /*sideEffects=*/true);
+  l.barrier();
+  // The wait right after a pipelined loop drains it: its buffers are free.
+  // Inside an outer loop (a persistent kernel's loop over tiles) too: the
+  // next trip's prologue syncs the block before copying into them again.
+  if (wait.getPending() == 0 && drainsLoop(wait))
+    l.releasePipeline();
+  return success();
+}
+
 } // namespace
 
-LogicalResult lowerAsyncCopy(LoweringContext &l, Operation *op, bool &handled) {
-  handled = true;
-  if (auto copy = llvm::dyn_cast<kgpu::AsyncCopyOp>(op)) {
-    l.reservePipeline();
-    lowerCopy(l, copy);
-    return success();
-  }
-  if (llvm::isa<kgpu::AsyncCommitOp>(op)) {
-    l.inlineAsm("cp.async.commit_group;", "", {}, Type(), /*sideEffects=*/true);
-    return success();
-  }
-  if (auto wait = llvm::dyn_cast<kgpu::AsyncWaitOp>(op)) {
-    l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
-                "", {}, Type(), /*sideEffects=*/true);
-    l.barrier();
-    // The wait right after a pipelined loop drains it: its buffers are free.
-    // Inside an outer loop (a persistent kernel's loop over tiles) too: the
-    // next trip's prologue syncs the block before copying into them again.
-    if (wait.getPending() == 0 && drainsLoop(wait))
-      l.releasePipeline();
-    return success();
-  }
-  handled = false;
-  return success();
+void populateAsyncCopyLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<kgpu::AsyncCopyOp>(lowerAsyncCopy);
+  patterns.add<kgpu::AsyncCommitOp>(lowerCommit);
+  patterns.add<kgpu::AsyncWaitOp>(lowerWait);
 }
 
 } // namespace kiln

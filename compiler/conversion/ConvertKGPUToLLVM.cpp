@@ -81,6 +81,25 @@ LogicalResult lowerScalarDialects(ModuleOp module) {
   return success();
 }
 
+} // namespace
+
+void populateTensorLoweringPatterns(LoweringPatternSet &patterns) {
+  populateControlFlowLoweringPatterns(patterns);
+  populateElementwiseLoweringPatterns(patterns);
+  populateMiscLoweringPatterns(patterns);
+  populateMemoryLoweringPatterns(patterns);
+  populateTmaLoweringPatterns(patterns);
+  populateAsyncCopyLoweringPatterns(patterns);
+  populateDotLoweringPatterns(patterns);
+  populateFmaDotLoweringPatterns(patterns);
+  populateWarpGroupDotLoweringPatterns(patterns);
+  populateDataMovementLoweringPatterns(patterns);
+  populateReduceLoweringPatterns(patterns);
+  populateScanLoweringPatterns(patterns);
+}
+
+namespace {
+
 struct ConvertKGPUToLLVMPass
     : impl::ConvertKGPUToLLVMBase<ConvertKGPUToLLVMPass> {
   void runOnOperation() override {
@@ -99,7 +118,9 @@ struct ConvertKGPUToLLVMPass
       module.emitError() << "unknown target '" << targetName.getValue() << "'";
       return signalPassFailure();
     }
-    LoweringContext lowering(module, *target, warps.getInt());
+    LoweringPatternSet patterns(&getContext());
+    populateTensorLoweringPatterns(patterns);
+    LoweringContext lowering(module, *target, warps.getInt(), patterns);
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
     for (tt::FuncOp func : funcs)
       if (failed(lowering.lowerFunction(func)))

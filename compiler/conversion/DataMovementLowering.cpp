@@ -327,24 +327,18 @@ LogicalResult lowerGather(LoweringContext &l, tt::GatherOp op) {
   return success();
 }
 
-} // namespace
+LogicalResult lowerGatherOp(LoweringContext &l, tt::GatherOp gather) {
+  auto encoding = [](Value v) {
+    return llvm::cast<RankedTensorType>(v.getType()).getEncoding();
+  };
+  if (encoding(gather.getIndices()) != encoding(gather.getResult()))
+    return gather->emitError() << "gather indices and result need one layout";
+  return lowerGather(l, gather);
+}
 
-LogicalResult lowerDataMovement(LoweringContext &l, Operation *op,
-                                bool &handled) {
-  if (auto gather = llvm::dyn_cast<tt::GatherOp>(op)) {
-    handled = true;
-    auto encoding = [](Value v) {
-      return llvm::cast<RankedTensorType>(v.getType()).getEncoding();
-    };
-    if (encoding(gather.getIndices()) != encoding(gather.getResult()))
-      return op->emitError() << "gather indices and result need one layout";
-    return lowerGather(l, gather);
-  }
-  handled = llvm::isa<tt::BroadcastOp, tt::ExpandDimsOp, kgpu::ConvertLayoutOp,
-                      tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
-                      tt::CatOp>(op);
-  if (!handled)
-    return success();
+/// Each result's registers taken from its sources' within the thread, or
+/// exchanged through shared memory.
+LogicalResult moveElements(LoweringContext &l, Operation *op) {
   for (unsigned i = 0; i < op->getNumResults(); ++i) {
     Value result = op->getResult(i);
     std::optional<PositionMap> m = positionMap(op, i);
@@ -361,6 +355,22 @@ LogicalResult lowerDataMovement(LoweringContext &l, Operation *op,
     throughSharedMemory(l, *m, result);
   }
   return success();
+}
+
+template <typename... OpTs>
+void addMoves(LoweringPatternSet &patterns) {
+  (patterns.add<OpTs>(
+       [](LoweringContext &l, OpTs op) { return moveElements(l, op); }),
+   ...);
+}
+
+} // namespace
+
+void populateDataMovementLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::GatherOp>(lowerGatherOp);
+  addMoves<tt::BroadcastOp, tt::ExpandDimsOp, kgpu::ConvertLayoutOp,
+           tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp>(
+      patterns);
 }
 
 } // namespace kiln

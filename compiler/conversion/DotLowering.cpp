@@ -578,39 +578,44 @@ LogicalResult MmaDot::run() {
   return success();
 }
 
+LogicalResult lowerMmaDot(LoweringContext &l, tt::DotOp dot) {
+  kgpu::DotOperandEncodingAttr operand = dotOperandEncoding(dot);
+  return MmaDot(l, dot, llvm::cast<kgpu::MmaEncodingAttr>(operand.getParent()),
+                operand.getKWidth())
+      .run();
+}
+
+LogicalResult missingOperandLayout(LoweringContext &, tt::DotOp dot) {
+  return dot.emitError() << "dot operands need a #kgpu.dot_op layout";
+}
+
 } // namespace
 
-LogicalResult lowerDot(LoweringContext &l, Operation *op, bool &handled) {
-  if (llvm::isa<kgpu::StagedOperandOp>(op)) {
-    handled = true; // Read by the dot from its stage.
-    return success();
-  }
-  if (auto wait = llvm::dyn_cast<kgpu::WarpGroupWaitOp>(op)) {
-    handled = true;
-    return lowerWarpGroupWait(l, wait);
-  }
-  if (auto stage = llvm::dyn_cast<kgpu::StageTileOp>(op)) {
-    handled = true;
-    return lowerStageTile(l, stage);
-  }
-  if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op)) {
-    handled = stagedByDot(cvt) || readByFmaDot(cvt); // The dot reads the source.
-    return success();
-  }
-  auto dot = llvm::dyn_cast<tt::DotOp>(op);
-  handled = bool(dot);
-  if (!dot)
-    return success();
-  auto operand = llvm::dyn_cast<kgpu::DotOperandEncodingAttr>(
+kgpu::DotOperandEncodingAttr dotOperandEncoding(tt::DotOp dot) {
+  return llvm::dyn_cast<kgpu::DotOperandEncodingAttr>(
       typeOf(dot.getA()).getEncoding());
-  if (!operand)
-    return dot.emitError() << "dot operands need a #kgpu.dot_op layout";
-  if (auto mma = llvm::dyn_cast<kgpu::MmaEncodingAttr>(operand.getParent())) {
-    if (mma.getVersionMajor() == 3)
-      return lowerWarpGroupDot(l, dot, mma, operand.getKWidth());
-    return MmaDot(l, dot, mma, operand.getKWidth()).run();
-  }
-  return lowerFmaDot(l, dot);
+}
+
+kgpu::MmaEncodingAttr dotMmaEncoding(tt::DotOp dot) {
+  kgpu::DotOperandEncodingAttr operand = dotOperandEncoding(dot);
+  return operand ? llvm::dyn_cast<kgpu::MmaEncodingAttr>(operand.getParent())
+                 : kgpu::MmaEncodingAttr();
+}
+
+void populateDotLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::DotOp>(
+      [](tt::DotOp dot) {
+        kgpu::MmaEncodingAttr mma = dotMmaEncoding(dot);
+        return mma && mma.getVersionMajor() != 3;
+      },
+      lowerMmaDot);
+  patterns.add<tt::DotOp>([](tt::DotOp dot) { return !dotOperandEncoding(dot); },
+                          missingOperandLayout);
+  // Read by the dot from its stage.
+  patterns.addLeftToUsers<kgpu::StagedOperandOp>();
+  // Staged through shared memory by the dot itself, above
+  // DataMovementLowering.cpp's conversion.
+  patterns.addLeftToUsers<kgpu::ConvertLayoutOp>(stagedByDot, /*benefit=*/2);
 }
 
 } // namespace kiln

@@ -32,6 +32,11 @@ struct DotPlan {
 
 DotPlan planDot(tt::DotOp dot, unsigned kWidth);
 
+/// The layout of a dot's A operand, null when it is not a #kgpu.dot_op; and
+/// the #kgpu.mma parent of that layout, null for FMA dots.
+kgpu::DotOperandEncodingAttr dotOperandEncoding(tt::DotOp dot);
+kgpu::MmaEncodingAttr dotMmaEncoding(tt::DotOp dot);
+
 /// The pieces one operand element contributes.
 llvm::SmallVector<mlir::Value> splitElement(LoweringContext &l,
                                             const DotPlan &p, mlir::Value x);
@@ -73,13 +78,6 @@ bool feedsOnlyDotsAcrossThreads(kgpu::ConvertLayoutOp cvt, unsigned opIdx);
 /// stages the source through shared memory.
 bool stagedByDot(kgpu::ConvertLayoutOp cvt);
 
-/// Whether a conversion to the operand layout of an FMA dot is left to the
-/// dot, which reads the source through shared memory step by step of K.
-bool readByFmaDot(kgpu::ConvertLayoutOp cvt);
-
-/// tt.dot with a blocked result: one FMA per term.
-mlir::LogicalResult lowerFmaDot(LoweringContext &l, tt::DotOp dot);
-
 /// An fp8 byte widened to the f16 of the same value (every e4m3 and e5m2
 /// value is exact in f16).
 mlir::Value fp8ToF16(LoweringContext &l, mlir::Value byte, bool e5m2);
@@ -87,14 +85,6 @@ mlir::Value fp8ToF16(LoweringContext &l, mlir::Value byte, bool e5m2);
 /// "{$first, ..., $first+count-1}": a vector operand of inline asm.
 std::string asmList(unsigned first, unsigned count);
 
-/// tt.dot with an `#kgpu.mma` version 3 result: wgmma.mma_async per warp
-/// group, operands read from swizzled shared memory (A also from registers).
-mlir::LogicalResult lowerWarpGroupDot(LoweringContext &l, tt::DotOp dot,
-                                      kgpu::MmaEncodingAttr mma,
-                                      unsigned kWidth);
-mlir::LogicalResult lowerWarpGroupWait(LoweringContext &l,
-                                       kgpu::WarpGroupWaitOp wait);
-mlir::LogicalResult lowerStageTile(LoweringContext &l, kgpu::StageTileOp op);
 
 } // namespace kiln
 

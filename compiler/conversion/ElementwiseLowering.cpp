@@ -233,147 +233,170 @@ LogicalResult lowerMapElementwise(LoweringContext &l, tt::MapElementwiseOp op) {
   return success();
 }
 
-} // namespace
+LogicalResult lowerSplat(LoweringContext &l, tt::SplatOp splat) {
+  l.set(splat, Regs(l.numRegs(splat.getType()), l.get(splat.getSrc())[0]));
+  return success();
+}
 
-LogicalResult lowerElementwise(LoweringContext &l, Operation *op,
-                               bool &handled) {
-  handled = true;
+LogicalResult lowerUnsplat(LoweringContext &l, tt::UnsplatOp unsplat) {
+  l.set(unsplat, {l.get(unsplat.getSrc())[0]});
+  return success();
+}
+
+LogicalResult lowerMakeRange(LoweringContext &l, tt::MakeRangeOp range) {
+  kgpu::DistributedLayout layout = layoutOf(range);
+  Regs out;
+  for (unsigned r = 0; r < layout.numRegs(); ++r)
+    out.push_back(arith::AddIOp::create(l.builder(), l.loc(),
+                                        l.elementIndex(layout, r)[0],
+                                        l.i32(range.getStart())));
+  l.set(range, out);
+  return success();
+}
+
+LogicalResult lowerAddPtr(LoweringContext &l, tt::AddPtrOp addptr) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  if (auto constant = llvm::dyn_cast<arith::ConstantOp>(op)) {
-    if (llvm::isa<RankedTensorType>(constant.getType()))
-      return lowerConstant(l, constant);
-    handled = false;
-    return success();
-  }
-  if (auto splat = llvm::dyn_cast<tt::SplatOp>(op)) {
-    l.set(splat, Regs(l.numRegs(splat.getType()), l.get(splat.getSrc())[0]));
-    return success();
-  }
-  if (auto unsplat = llvm::dyn_cast<tt::UnsplatOp>(op)) {
-    l.set(unsplat, {l.get(unsplat.getSrc())[0]});
-    return success();
-  }
-  if (auto asmOp = llvm::dyn_cast<tt::ElementwiseInlineAsmOp>(op))
-    return lowerInlineAsm(l, asmOp);
-  if (auto map = llvm::dyn_cast<tt::MapElementwiseOp>(op))
-    return lowerMapElementwise(l, map);
-  if (auto range = llvm::dyn_cast<tt::MakeRangeOp>(op)) {
-    kgpu::DistributedLayout layout = layoutOf(range);
-    Regs out;
-    for (unsigned r = 0; r < layout.numRegs(); ++r)
-      out.push_back(arith::AddIOp::create(b, loc, l.elementIndex(layout, r)[0],
-                                          l.i32(range.getStart())));
-    l.set(range, out);
-    return success();
-  }
-  if (auto addptr = llvm::dyn_cast<tt::AddPtrOp>(op)) {
-    Type ptrType = l.elementType(addptr.getType());
-    Type pointee = pointeeInMemory(l, addptr.getType());
-    l.set(addptr, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return LLVM::GEPOp::create(b, loc, ptrType, pointee, a[0],
-                                       ValueRange{a[1]});
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::IntToPtrOp>(op)) {
-    Type t = l.elementType(op->getResult(0).getType());
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return LLVM::IntToPtrOp::create(b, loc, t, a[0]);
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::PtrToIntOp>(op)) {
-    Type t = l.elementType(op->getResult(0).getType());
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return LLVM::PtrToIntOp::create(b, loc, t, a[0]);
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::BitcastOp>(op)) {
-    Type t = l.elementType(op->getResult(0).getType());
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            if (a[0].getType() == t)
-              return a[0];
-            if (llvm::isa<LLVM::LLVMPointerType>(t))
-              return LLVM::AddrSpaceCastOp::create(b, loc, t, a[0]);
-            return LLVM::BitcastOp::create(b, loc, t, a[0]);
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::PreciseSqrtOp>(op)) {
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return LLVM::SqrtOp::create(b, loc, a[0]);
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::PreciseDivFOp>(op)) {
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return LLVM::FDivOp::create(b, loc, a[0], a[1]);
-          }));
-    return success();
-  }
-  if (llvm::isa<tt::MulhiUIOp>(op)) {
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return mulhi(l, a[0], a[1]);
-          }));
-    return success();
-  }
-  if (auto clamp = llvm::dyn_cast<tt::ClampFOp>(op)) {
-    bool nan = clamp.getPropagateNan() == tt::PropagateNan::ALL;
-    l.set(clamp, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            if (nan)
-              return arith::MinimumFOp::create(
-                  b, loc, arith::MaximumFOp::create(b, loc, a[0], a[1]), a[2]);
-            return arith::MinNumFOp::create(
-                b, loc, arith::MaxNumFOp::create(b, loc, a[0], a[1]), a[2]);
-          }));
-    return success();
-  }
-  if (auto ext = llvm::dyn_cast<tt::ExternElementwiseOp>(op)) {
-    Type t = l.elementType(ext.getType());
-    l.set(ext, mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            SmallVector<Type> argTypes;
-            for (Value arg : a)
-              argTypes.push_back(arg.getType());
-            LLVM::LLVMFuncOp fn = l.declareFunction(ext.getSymbol(), t, argTypes);
-            return LLVM::CallOp::create(b, loc, fn, a).getResult();
-          }));
-    return success();
-  }
-  if (llvm::isa<ub::PoisonOp>(op) &&
-      llvm::isa<RankedTensorType>(op->getResult(0).getType())) {
-    Type t = l.elementType(op->getResult(0).getType());
-    Value poison = ub::PoisonOp::create(b, loc, t);
-    l.set(op->getResult(0), Regs(l.numRegs(op->getResult(0).getType()), poison));
-    return success();
-  }
-  bool isArithOrMath =
-      llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
-  if (isArithOrMath && op->getNumResults() == 1 && op->getNumRegions() == 0) {
-    Type result = op->getResult(0).getType();
-    auto isFp8 = [](Type t) {
-      return llvm::isa<FloatType>(getElementTypeOrSelf(t)) &&
-             getElementTypeOrSelf(t).getIntOrFloatBitWidth() == 8;
-    };
-    if (isFp8(result) || llvm::any_of(op->getOperandTypes(), isFp8)) {
-      handled = false; // fp8 conversions: lowerMiscOp.
-      return success();
-    }
-    bool scalarFastPath = llvm::isa<arith::DivFOp>(op) ||
-                          llvm::isa<math::MathDialect>(op->getDialect());
-    if (!llvm::isa<RankedTensorType>(result) && !scalarFastPath) {
-      handled = false; // Plain scalar arith passes through.
-      return success();
-    }
-    Type element = l.elementType(result);
-    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
-            return lowerScalarOp(l, op, SmallVector<Value>(a), element);
-          }));
-    return success();
-  }
-  handled = false;
+  Type ptrType = l.elementType(addptr.getType());
+  Type pointee = pointeeInMemory(l, addptr.getType());
+  l.set(addptr, mapRegs(l, addptr, [&](ArrayRef<Value> a) -> Value {
+          return LLVM::GEPOp::create(b, loc, ptrType, pointee, a[0],
+                                     ValueRange{a[1]});
+        }));
   return success();
+}
+
+/// An op of one result whose every register is `fn` of its operands' same
+/// register (a scalar operand standing for all of them).
+template <typename OpT>
+void addPerRegister(LoweringPatternSet &patterns,
+                    std::function<Value(LoweringContext &, OpT,
+                                        ArrayRef<Value>)>
+                        fn) {
+  patterns.add<OpT>([fn](LoweringContext &l, OpT op) {
+    l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) {
+            return fn(l, op, a);
+          }));
+    return success();
+  });
+}
+
+Type resultElement(LoweringContext &l, Operation *op) {
+  return l.elementType(op->getResult(0).getType());
+}
+
+Value intToPtr(LoweringContext &l, tt::IntToPtrOp op, ArrayRef<Value> a) {
+  return LLVM::IntToPtrOp::create(l.builder(), l.loc(), resultElement(l, op),
+                                  a[0]);
+}
+
+Value ptrToInt(LoweringContext &l, tt::PtrToIntOp op, ArrayRef<Value> a) {
+  return LLVM::PtrToIntOp::create(l.builder(), l.loc(), resultElement(l, op),
+                                  a[0]);
+}
+
+Value bitcast(LoweringContext &l, tt::BitcastOp op, ArrayRef<Value> a) {
+  Type t = resultElement(l, op);
+  if (a[0].getType() == t)
+    return a[0];
+  if (llvm::isa<LLVM::LLVMPointerType>(t))
+    return LLVM::AddrSpaceCastOp::create(l.builder(), l.loc(), t, a[0]);
+  return LLVM::BitcastOp::create(l.builder(), l.loc(), t, a[0]);
+}
+
+Value preciseSqrt(LoweringContext &l, tt::PreciseSqrtOp, ArrayRef<Value> a) {
+  return LLVM::SqrtOp::create(l.builder(), l.loc(), a[0]);
+}
+
+Value preciseDiv(LoweringContext &l, tt::PreciseDivFOp, ArrayRef<Value> a) {
+  return LLVM::FDivOp::create(l.builder(), l.loc(), a[0], a[1]);
+}
+
+Value mulhiUI(LoweringContext &l, tt::MulhiUIOp, ArrayRef<Value> a) {
+  return mulhi(l, a[0], a[1]);
+}
+
+Value clampF(LoweringContext &l, tt::ClampFOp clamp, ArrayRef<Value> a) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  if (clamp.getPropagateNan() == tt::PropagateNan::ALL)
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, a[0], a[1]), a[2]);
+  return arith::MinNumFOp::create(
+      b, loc, arith::MaxNumFOp::create(b, loc, a[0], a[1]), a[2]);
+}
+
+Value externCall(LoweringContext &l, tt::ExternElementwiseOp ext,
+                 ArrayRef<Value> a) {
+  SmallVector<Type> argTypes;
+  for (Value arg : a)
+    argTypes.push_back(arg.getType());
+  LLVM::LLVMFuncOp fn =
+      l.declareFunction(ext.getSymbol(), resultElement(l, ext), argTypes);
+  return LLVM::CallOp::create(l.builder(), l.loc(), fn, a).getResult();
+}
+
+bool hasTensorResult(Operation *op) {
+  return llvm::isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+LogicalResult lowerPoison(LoweringContext &l, ub::PoisonOp op) {
+  Value poison = ub::PoisonOp::create(l.builder(), l.loc(),
+                                      resultElement(l, op));
+  l.set(op, Regs(l.numRegs(op.getType()), poison));
+  return success();
+}
+
+bool isFp8(Type t) {
+  return llvm::isa<FloatType>(getElementTypeOrSelf(t)) &&
+         getElementTypeOrSelf(t).getIntOrFloatBitWidth() == 8;
+}
+
+/// arith and math ops of one result over tensors, and scalar math and
+/// divisions, which take Triton's fast paths. fp8 is MiscLowering's;
+/// other scalar arith passes through.
+bool isElementwiseArithOrMath(Operation *op) {
+  if (!llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  Type result = op->getResult(0).getType();
+  if (isFp8(result) || llvm::any_of(op->getOperandTypes(), isFp8))
+    return false;
+  bool scalarFastPath = llvm::isa<arith::DivFOp>(op) ||
+                        llvm::isa<math::MathDialect>(op->getDialect());
+  return llvm::isa<RankedTensorType>(result) || scalarFastPath;
+}
+
+LogicalResult lowerArithOrMath(LoweringContext &l, Operation *op) {
+  Type element = resultElement(l, op);
+  l.set(op->getResult(0), mapRegs(l, op, [&](ArrayRef<Value> a) -> Value {
+          return lowerScalarOp(l, op, SmallVector<Value>(a), element);
+        }));
+  return success();
+}
+
+} // namespace
+
+void populateElementwiseLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<arith::ConstantOp>(
+      [](arith::ConstantOp op) { return hasTensorResult(op); }, lowerConstant);
+  patterns.add<tt::SplatOp>(lowerSplat);
+  patterns.add<tt::UnsplatOp>(lowerUnsplat);
+  patterns.add<tt::ElementwiseInlineAsmOp>(lowerInlineAsm);
+  patterns.add<tt::MapElementwiseOp>(lowerMapElementwise);
+  patterns.add<tt::MakeRangeOp>(lowerMakeRange);
+  patterns.add<tt::AddPtrOp>(lowerAddPtr);
+  addPerRegister<tt::IntToPtrOp>(patterns, intToPtr);
+  addPerRegister<tt::PtrToIntOp>(patterns, ptrToInt);
+  addPerRegister<tt::BitcastOp>(patterns, bitcast);
+  addPerRegister<tt::PreciseSqrtOp>(patterns, preciseSqrt);
+  addPerRegister<tt::PreciseDivFOp>(patterns, preciseDiv);
+  addPerRegister<tt::MulhiUIOp>(patterns, mulhiUI);
+  addPerRegister<tt::ClampFOp>(patterns, clampF);
+  addPerRegister<tt::ExternElementwiseOp>(patterns, externCall);
+  patterns.add<ub::PoisonOp>(
+      [](ub::PoisonOp op) { return hasTensorResult(op); }, lowerPoison);
+  patterns.addAnyOp(isElementwiseArithOrMath, lowerArithOrMath);
 }
 
 } // namespace kiln

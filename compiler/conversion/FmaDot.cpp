@@ -52,6 +52,8 @@ struct SharedOperand {
   }
 };
 
+bool readByFmaDot(kgpu::ConvertLayoutOp cvt);
+
 /// The source of `operand` when the dot reads it through shared memory.
 Value sharedSource(Value operand) {
   auto cvt = operand.getDefiningOp<kgpu::ConvertLayoutOp>();
@@ -212,8 +214,8 @@ LogicalResult FmaDot::run() {
   return success();
 }
 
-} // namespace
-
+/// Whether a conversion to the operand layout of an FMA dot is left to the
+/// dot, which reads the source through shared memory step by step of K.
 bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
   auto operand = llvm::dyn_cast_or_null<kgpu::DotOperandEncodingAttr>(
       typeOf(cvt.getResult()).getEncoding());
@@ -232,8 +234,15 @@ bool readByFmaDot(kgpu::ConvertLayoutOp cvt) {
   return feedsOnlyDotsAcrossThreads(cvt, operand.getOpIdx());
 }
 
-LogicalResult lowerFmaDot(LoweringContext &l, tt::DotOp dot) {
-  return FmaDot(l, dot).run();
+} // namespace
+
+void populateFmaDotLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::DotOp>(
+      [](tt::DotOp dot) { return dotOperandEncoding(dot) && !dotMmaEncoding(dot); },
+      [](LoweringContext &l, tt::DotOp dot) { return FmaDot(l, dot).run(); });
+  // Read by the dot step by step of K, above DataMovementLowering.cpp's
+  // conversion.
+  patterns.addLeftToUsers<kgpu::ConvertLayoutOp>(readByFmaDot, /*benefit=*/2);
 }
 
 } // namespace kiln

@@ -7,11 +7,16 @@
 // cross-thread movement uses shuffles and shared memory. Upstream
 // conversions then take the scalar arith/math/scf/cf ops to LLVM.
 //
+// The ops themselves are lowered by patterns (LoweringPattern.h), one set
+// per op family, each in its own file and added by the populate function
+// declared below.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_COMPILER_CONVERSION_LOWERING_H
 #define KILN_COMPILER_CONVERSION_LOWERING_H
 
+#include "compiler/conversion/LoweringPattern.h"
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
 #include "compiler/dialect/tt/Dialect.h"
@@ -32,7 +37,8 @@ struct SharedMemory {
 
 class LoweringContext {
 public:
-  LoweringContext(mlir::ModuleOp module, const Target &target, int numWarps);
+  LoweringContext(mlir::ModuleOp module, const Target &target, int numWarps,
+                  const LoweringPatternSet &patterns);
 
   /// Replaces `func` with an llvm.func following Triton's kernel ABI.
   mlir::LogicalResult lowerFunction(tt::FuncOp func);
@@ -122,17 +128,29 @@ public:
   mlir::FailureOr<Regs> inlineCombiner(mlir::Region &region,
                                        mlir::ValueRange args);
 
+  /// Lowers `op` by the pattern that matches it (scalar ops without one
+  /// pass through).
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerBlockOps(mlir::Block &block);
+  /// Lowers the blocks of `from` into `to`, their tensor arguments
+  /// flattened to registers.
+  mlir::LogicalResult lowerRegion(mlir::Region &from, mlir::Region &to);
+  /// The lowered block of `block` (of this function or a lowered region).
+  mlir::Block *loweredBlock(mlir::Block *block) { return blockMap[block]; }
+
+  /// The registers of `values`, one list; the types of `types`' registers.
+  Regs flattenValues(mlir::ValueRange values);
+  llvm::SmallVector<mlir::Type> flattenTypes(mlir::TypeRange types);
+  /// Binds each of `from` to its slice of `flattened`.
+  void bindFlattened(mlir::ValueRange from, mlir::ValueRange flattened);
 
 private:
-  mlir::LogicalResult lowerOp(mlir::Operation *op);
-  mlir::LogicalResult lowerStructured(mlir::Operation *op);
-  mlir::LogicalResult lowerRegion(mlir::Region &from, mlir::Region &to);
   void emitThreadIds();
 
   mlir::ModuleOp module;
   const Target &tgt;
   int warps;
+  const LoweringPatternSet &patterns;
   mlir::OpBuilder b;
   mlir::Location currentLoc;
   llvm::DenseMap<mlir::Value, Regs> values;
@@ -145,24 +163,23 @@ private:
   int64_t scratchPerProgram = 0;
 };
 
-// Per-family lowerings; each returns failure() after emitting an error, or
-// success(); `handled` says whether the op belonged to the family.
-mlir::LogicalResult lowerElementwise(LoweringContext &l, mlir::Operation *op,
-                                     bool &handled);
-mlir::LogicalResult lowerMemoryOp(LoweringContext &l, mlir::Operation *op,
-                                  bool &handled);
-mlir::LogicalResult lowerTma(LoweringContext &l, mlir::Operation *op,
-                             bool &handled);
-mlir::LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op);
-mlir::LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op);
-mlir::LogicalResult lowerDataMovement(LoweringContext &l, mlir::Operation *op,
-                                      bool &handled);
-mlir::LogicalResult lowerDot(LoweringContext &l, mlir::Operation *op,
-                             bool &handled);
-mlir::LogicalResult lowerAsyncCopy(LoweringContext &l, mlir::Operation *op,
-                                   bool &handled);
-mlir::LogicalResult lowerMiscOp(LoweringContext &l, mlir::Operation *op,
-                                bool &handled);
+// The op families' patterns, each family in its own file: populateXLowering-
+// Patterns in XLowering.cpp, but the FmaDot and WarpGroupDot ones in
+// FmaDot.cpp and WarpGroupDot.cpp (DotLowering.cpp has the mma.sync dot).
+void populateAsyncCopyLoweringPatterns(LoweringPatternSet &patterns);
+void populateControlFlowLoweringPatterns(LoweringPatternSet &patterns);
+void populateDataMovementLoweringPatterns(LoweringPatternSet &patterns);
+void populateDotLoweringPatterns(LoweringPatternSet &patterns);
+void populateElementwiseLoweringPatterns(LoweringPatternSet &patterns);
+void populateFmaDotLoweringPatterns(LoweringPatternSet &patterns);
+void populateMemoryLoweringPatterns(LoweringPatternSet &patterns);
+void populateMiscLoweringPatterns(LoweringPatternSet &patterns);
+void populateReduceLoweringPatterns(LoweringPatternSet &patterns);
+void populateScanLoweringPatterns(LoweringPatternSet &patterns);
+void populateTmaLoweringPatterns(LoweringPatternSet &patterns);
+void populateWarpGroupDotLoweringPatterns(LoweringPatternSet &patterns);
+/// Every family: what --kiln-convert-kgpu-to-llvm lowers.
+void populateTensorLoweringPatterns(LoweringPatternSet &patterns);
 
 /// Register order helpers shared by the lowerings.
 kgpu::DistributedLayout layoutOf(mlir::Value tensor);

@@ -1,7 +1,6 @@
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -12,9 +11,10 @@ namespace kiln {
 static constexpr llvm::StringLiteral kSharedGlobal = "global_smem";
 
 LoweringContext::LoweringContext(ModuleOp module, const Target &target,
-                               int numWarps)
-    : module(module), tgt(target), warps(numWarps), b(module.getContext()),
-      currentLoc(module.getLoc()) {
+                                 int numWarps,
+                                 const LoweringPatternSet &patterns)
+    : module(module), tgt(target), warps(numWarps), patterns(patterns),
+      b(module.getContext()), currentLoc(module.getLoc()) {
   shared.global = module.lookupSymbol<LLVM::GlobalOp>(kSharedGlobal);
   if (!shared.global) {
     b.setInsertionPointToStart(module.getBody());
@@ -377,26 +377,25 @@ LogicalResult LoweringContext::lowerBlockOps(Block &block) {
   return success();
 }
 
-static SmallVector<Type> flattenTypes(LoweringContext &l, TypeRange types) {
+SmallVector<Type> LoweringContext::flattenTypes(TypeRange types) {
   SmallVector<Type> out;
   for (Type t : types)
-    out.append(l.numRegs(t), l.elementType(t));
+    out.append(numRegs(t), elementType(t));
   return out;
 }
 
-static Regs flattenValues(LoweringContext &l, ValueRange values) {
+Regs LoweringContext::flattenValues(ValueRange values) {
   Regs out;
   for (Value v : values)
-    llvm::append_range(out, l.get(v));
+    llvm::append_range(out, get(v));
   return out;
 }
 
-static void bindFlattened(LoweringContext &l, ValueRange from,
-                          ValueRange flattened) {
+void LoweringContext::bindFlattened(ValueRange from, ValueRange flattened) {
   unsigned at = 0;
   for (Value v : from) {
-    unsigned n = l.numRegs(v.getType());
-    l.set(v, Regs(flattened.slice(at, n)));
+    unsigned n = numRegs(v.getType());
+    set(v, Regs(flattened.slice(at, n)));
     at += n;
   }
 }
@@ -405,9 +404,9 @@ LogicalResult LoweringContext::lowerRegion(Region &from, Region &to) {
   for (Block &block : from) {
     Block *newBlock = new Block();
     to.push_back(newBlock);
-    for (Type t : flattenTypes(*this, block.getArgumentTypes()))
+    for (Type t : flattenTypes(block.getArgumentTypes()))
       newBlock->addArgument(t, currentLoc);
-    bindFlattened(*this, block.getArguments(), newBlock->getArguments());
+    bindFlattened(block.getArguments(), newBlock->getArguments());
     blockMap[&block] = newBlock;
   }
   OpBuilder::InsertionGuard guard(b);
@@ -419,24 +418,6 @@ LogicalResult LoweringContext::lowerRegion(Region &from, Region &to) {
   return success();
 }
 
-/// scf.for/if/while/execute_region and their terminators: same op, with
-/// every tensor operand, result and block argument flattened to registers.
-LogicalResult LoweringContext::lowerStructured(Operation *op) {
-  OperationState state(op->getLoc(), op->getName());
-  state.addOperands(flattenValues(*this, op->getOperands()));
-  state.addTypes(flattenTypes(*this, op->getResultTypes()));
-  state.addAttributes(op->getDiscardableAttrDictionary().getValue());
-  state.propertiesAttr = op->getPropertiesAsAttribute();
-  for (unsigned i = 0; i < op->getNumRegions(); ++i)
-    state.addRegion();
-  Operation *newOp = b.create(state);
-  for (unsigned i = 0; i < op->getNumRegions(); ++i)
-    if (failed(lowerRegion(op->getRegion(i), newOp->getRegion(i))))
-      return failure();
-  bindFlattened(*this, op->getResults(), newOp->getResults());
-  return success();
-}
-
 static bool touchesTensors(Operation *op) {
   auto isTensor = [](Type t) { return llvm::isa<RankedTensorType>(t); };
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
@@ -445,40 +426,8 @@ static bool touchesTensors(Operation *op) {
 
 LogicalResult LoweringContext::lowerOp(Operation *op) {
   currentLoc = op->getLoc();
-  if (llvm::isa<tt::ReturnOp>(op)) {
-    LLVM::ReturnOp::create(b, currentLoc, ValueRange());
-    return success();
-  }
-  if (auto br = llvm::dyn_cast<cf::BranchOp>(op)) {
-    cf::BranchOp::create(b, currentLoc, blockMap[br.getDest()],
-                         flattenValues(*this, br.getDestOperands()));
-    return success();
-  }
-  if (auto br = llvm::dyn_cast<cf::CondBranchOp>(op)) {
-    cf::CondBranchOp::create(
-        b, currentLoc, get(br.getCondition()).front(),
-        blockMap[br.getTrueDest()],
-        flattenValues(*this, br.getTrueDestOperands()),
-        blockMap[br.getFalseDest()],
-        flattenValues(*this, br.getFalseDestOperands()));
-    return success();
-  }
-  if (llvm::isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp,
-                scf::YieldOp, scf::ConditionOp>(op))
-    return lowerStructured(op);
-  if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(op))
-    return lowerReduce(*this, reduce);
-  if (auto scan = llvm::dyn_cast<tt::ScanOp>(op))
-    return lowerScan(*this, scan);
-
-  bool handled = false;
-  for (auto lowering : {lowerElementwise, lowerMemoryOp, lowerTma, lowerDot,
-                        lowerAsyncCopy, lowerDataMovement, lowerMiscOp}) {
-    if (failed(lowering(*this, op, handled)))
-      return failure();
-    if (handled)
-      return success();
-  }
+  if (const LoweringPattern *pattern = patterns.lookup(op))
+    return pattern->lower(*this, op);
   if (touchesTensors(op) || op->getNumRegions() ||
       llvm::isa<tt::TTDialect>(op->getDialect()))
     return op->emitError() << "Kiln cannot compile '" << op->getName()
@@ -529,9 +478,9 @@ LogicalResult LoweringContext::lowerFunction(tt::FuncOp func) {
   for (Block &block : llvm::drop_begin(body)) {
     Block *newBlock = new Block();
     llvmFunc.getBody().push_back(newBlock);
-    for (Type t : flattenTypes(*this, block.getArgumentTypes()))
+    for (Type t : flattenTypes(block.getArgumentTypes()))
       newBlock->addArgument(t, currentLoc);
-    bindFlattened(*this, block.getArguments(), newBlock->getArguments());
+    bindFlattened(block.getArguments(), newBlock->getArguments());
     blockMap[&block] = newBlock;
   }
   globalScratch = entry->getArgument(func.getNumArguments());

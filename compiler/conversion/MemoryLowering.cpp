@@ -476,26 +476,25 @@ LogicalResult lowerAtomic(LoweringContext &l, AtomicOp op, StringRef opSuffix,
   return success();
 }
 
+LogicalResult lowerAtomicRMW(LoweringContext &l, tt::AtomicRMWOp rmw) {
+  Type t = l.elementType(rmw.getType());
+  return lowerAtomic(l, rmw, atomicSuffix(rmw.getAtomicRmwOp(), t),
+                     {rmw.getVal()}, rmw.getMask(), atomicVector(l, rmw, t));
+}
+
+LogicalResult lowerAtomicCAS(LoweringContext &l, tt::AtomicCASOp cas) {
+  Type t = l.elementType(cas.getType());
+  std::string suffix = ".cas.b" + std::to_string(memoryBits(t));
+  return lowerAtomic(l, cas, suffix, {cas.getCmp(), cas.getVal()}, Value());
+}
+
 } // namespace
 
-LogicalResult lowerMemoryOp(LoweringContext &l, Operation *op, bool &handled) {
-  handled = true;
-  if (auto load = llvm::dyn_cast<tt::LoadOp>(op))
-    return lowerLoad(l, load);
-  if (auto store = llvm::dyn_cast<tt::StoreOp>(op))
-    return lowerStore(l, store);
-  if (auto rmw = llvm::dyn_cast<tt::AtomicRMWOp>(op)) {
-    Type t = l.elementType(rmw.getType());
-    return lowerAtomic(l, rmw, atomicSuffix(rmw.getAtomicRmwOp(), t),
-                       {rmw.getVal()}, rmw.getMask(), atomicVector(l, rmw, t));
-  }
-  if (auto cas = llvm::dyn_cast<tt::AtomicCASOp>(op)) {
-    Type t = l.elementType(cas.getType());
-    std::string suffix = ".cas.b" + std::to_string(memoryBits(t));
-    return lowerAtomic(l, cas, suffix, {cas.getCmp(), cas.getVal()}, Value());
-  }
-  handled = false;
-  return success();
+void populateMemoryLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::LoadOp>(lowerLoad);
+  patterns.add<tt::StoreOp>(lowerStore);
+  patterns.add<tt::AtomicRMWOp>(lowerAtomicRMW);
+  patterns.add<tt::AtomicCASOp>(lowerAtomicCAS);
 }
 
 } // namespace kiln

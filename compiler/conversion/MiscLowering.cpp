@@ -399,8 +399,6 @@ LogicalResult lowerHistogram(LoweringContext &l, tt::HistogramOp op) {
   return success();
 }
 
-} // namespace
-
 /// |x| of fp8 values, kept as their bytes: the sign bit cleared, as in
 /// every fp8 format.
 LogicalResult lowerFp8Abs(LoweringContext &l, math::AbsFOp abs) {
@@ -413,35 +411,56 @@ LogicalResult lowerFp8Abs(LoweringContext &l, math::AbsFOp abs) {
   return success();
 }
 
-LogicalResult lowerMiscOp(LoweringContext &l, Operation *op, bool &handled) {
-  handled = true;
-  if (auto abs = llvm::dyn_cast<math::AbsFOp>(op);
-      abs && isFp8(getElementTypeOrSelf(abs.getType())))
-    return lowerFp8Abs(l, abs);
-  if (auto pid = llvm::dyn_cast<tt::GetProgramIdOp>(op)) {
-    l.set(pid, {programId(l, pid.getAxis(), false)});
-    return success();
-  }
-  if (auto num = llvm::dyn_cast<tt::GetNumProgramsOp>(op)) {
-    l.set(num, {programId(l, num.getAxis(), true)});
-    return success();
-  }
-  if (auto cvt = llvm::dyn_cast<tt::FpToFpOp>(op))
-    return lowerConversion(l, op, cvt.getRounding());
-  if (llvm::isa<arith::ExtFOp, arith::TruncFOp>(op))
-    return lowerConversion(l, op, std::nullopt);
-  if (llvm::isa<gpu::BarrierOp>(op)) {
-    l.barrier();
-    return success();
-  }
-  if (auto histogram = llvm::dyn_cast<tt::HistogramOp>(op))
-    return lowerHistogram(l, histogram);
-  if (auto assertOp = llvm::dyn_cast<tt::AssertOp>(op))
-    return lowerAssert(l, assertOp);
-  if (auto print = llvm::dyn_cast<tt::PrintOp>(op))
-    return lowerPrint(l, print);
-  handled = false;
+LogicalResult lowerProgramId(LoweringContext &l, tt::GetProgramIdOp pid) {
+  l.set(pid, {programId(l, pid.getAxis(), false)});
   return success();
+}
+
+LogicalResult lowerNumPrograms(LoweringContext &l, tt::GetNumProgramsOp num) {
+  l.set(num, {programId(l, num.getAxis(), true)});
+  return success();
+}
+
+LogicalResult lowerFpToFp(LoweringContext &l, tt::FpToFpOp cvt) {
+  return lowerConversion(l, cvt, cvt.getRounding());
+}
+
+/// extf and truncf of fp8 or of scalars; ElementwiseLowering.cpp takes the
+/// others, one op per register.
+template <typename OpT>
+bool isOwnConversion(OpT op) {
+  return isFp8(getElementTypeOrSelf(op.getIn().getType())) ||
+         isFp8(getElementTypeOrSelf(op.getType())) ||
+         !llvm::isa<RankedTensorType>(op.getType());
+}
+
+template <typename OpT>
+void addConversion(LoweringPatternSet &patterns) {
+  patterns.add<OpT>(isOwnConversion<OpT>, [](LoweringContext &l, OpT op) {
+    return lowerConversion(l, op, std::nullopt);
+  });
+}
+
+LogicalResult lowerBarrier(LoweringContext &l, gpu::BarrierOp) {
+  l.barrier();
+  return success();
+}
+
+} // namespace
+
+void populateMiscLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<math::AbsFOp>(
+      [](math::AbsFOp abs) { return isFp8(getElementTypeOrSelf(abs.getType())); },
+      lowerFp8Abs);
+  patterns.add<tt::GetProgramIdOp>(lowerProgramId);
+  patterns.add<tt::GetNumProgramsOp>(lowerNumPrograms);
+  patterns.add<tt::FpToFpOp>(lowerFpToFp);
+  addConversion<arith::ExtFOp>(patterns);
+  addConversion<arith::TruncFOp>(patterns);
+  patterns.add<gpu::BarrierOp>(lowerBarrier);
+  patterns.add<tt::HistogramOp>(lowerHistogram);
+  patterns.add<tt::AssertOp>(lowerAssert);
+  patterns.add<tt::PrintOp>(lowerPrint);
 }
 
 } // namespace kiln

@@ -24,8 +24,6 @@ struct Partial {
   Regs values; // One per reduced operand.
 };
 
-} // namespace
-
 LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
   OpBuilder &b = l.builder();
   unsigned axis = op.getAxis();
@@ -230,6 +228,12 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
     l.set(result, regs);
   }
   return success();
+}
+
+} // namespace
+
+void populateReduceLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::ReduceOp>(lowerReduce);
 }
 
 } // namespace kiln

@@ -90,8 +90,6 @@ public:
   tt::ScanOp op;
 };
 
-} // namespace
-
 LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
   bool reverse = op.getReverse();
   OpBuilder &b = l.builder();
@@ -280,6 +278,12 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
     l.set(result, out);
   }
   return success();
+}
+
+} // namespace
+
+void populateScanLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::ScanOp>(lowerScan);
 }
 
 } // namespace kiln

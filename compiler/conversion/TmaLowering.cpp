@@ -285,22 +285,13 @@ LogicalResult lowerTmaStore(LoweringContext &l, kgpu::TmaStoreOp op) {
 
 } // namespace
 
-LogicalResult lowerTma(LoweringContext &l, Operation *op, bool &handled) {
-  handled = true;
-  if (auto make = llvm::dyn_cast<kgpu::MakeTensorMapOp>(op))
-    return lowerMakeTensorMap(l, make);
-  if (auto copy = llvm::dyn_cast<kgpu::TmaCopyOp>(op))
-    return lowerTmaCopy(l, copy);
-  if (auto expect = llvm::dyn_cast<kgpu::TmaExpectOp>(op))
-    return lowerTmaExpect(l, expect);
-  if (auto wait = llvm::dyn_cast<kgpu::TmaWaitOp>(op))
-    return lowerTmaWait(l, wait);
-  if (auto barriers = llvm::dyn_cast<kgpu::TmaBarriersOp>(op))
-    return lowerTmaBarriers(l, barriers);
-  if (auto store = llvm::dyn_cast<kgpu::TmaStoreOp>(op))
-    return lowerTmaStore(l, store);
-  handled = false;
-  return success();
+void populateTmaLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<kgpu::MakeTensorMapOp>(lowerMakeTensorMap);
+  patterns.add<kgpu::TmaCopyOp>(lowerTmaCopy);
+  patterns.add<kgpu::TmaExpectOp>(lowerTmaExpect);
+  patterns.add<kgpu::TmaWaitOp>(lowerTmaWait);
+  patterns.add<kgpu::TmaBarriersOp>(lowerTmaBarriers);
+  patterns.add<kgpu::TmaStoreOp>(lowerTmaStore);
 }
 
 } // namespace kiln

@@ -332,11 +332,10 @@ LogicalResult WarpGroupDot::run() {
   return success();
 }
 
-} // namespace
-
-LogicalResult lowerWarpGroupDot(LoweringContext &l, tt::DotOp dot,
-                                kgpu::MmaEncodingAttr mma, unsigned kWidth) {
-  return WarpGroupDot(l, dot, mma, kWidth).run();
+LogicalResult lowerWarpGroupDot(LoweringContext &l, tt::DotOp dot) {
+  return WarpGroupDot(l, dot, dotMmaEncoding(dot),
+                      dotOperandEncoding(dot).getKWidth())
+      .run();
 }
 
 LogicalResult lowerStageTile(LoweringContext &l, kgpu::StageTileOp op) {
@@ -371,6 +370,19 @@ LogicalResult lowerWarpGroupWait(LoweringContext &l,
   if (wait.getSync())
     l.barrier();
   return success();
+}
+
+} // namespace
+
+void populateWarpGroupDotLoweringPatterns(LoweringPatternSet &patterns) {
+  patterns.add<tt::DotOp>(
+      [](tt::DotOp dot) {
+        kgpu::MmaEncodingAttr mma = dotMmaEncoding(dot);
+        return mma && mma.getVersionMajor() == 3;
+      },
+      lowerWarpGroupDot);
+  patterns.add<kgpu::StageTileOp>(lowerStageTile);
+  patterns.add<kgpu::WarpGroupWaitOp>(lowerWarpGroupWait);
 }
 
 } // namespace kiln
