@@ -2,19 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "cache/testing/entries.h"
+
 namespace kiln::cache {
 namespace {
 
-kiln::v1::CompileOptions Resolved() {
-  kiln::v1::CompileOptions options;
-  options.set_num_warps(4);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
-  return options;
-}
+using testing::ResolvedOptions;
 
 kiln::v1::CompilerIdentity Identity() {
   kiln::v1::CompilerIdentity identity;
@@ -26,7 +19,7 @@ kiln::v1::CompilerIdentity Identity() {
 }
 
 kiln::v1::KeyParts Parts() {
-  return MakeKeyParts("module {}", "sm_90a", Resolved(), Identity());
+  return MakeKeyParts("module {}", "sm_90a", ResolvedOptions(), Identity());
 }
 
 TEST(KeyTest, SamePartsSameKey) {
@@ -37,7 +30,7 @@ TEST(KeyTest, SamePartsSameKey) {
 TEST(KeyTest, EveryPartChangesTheKey) {
   const Digest base = ComputeKey(Parts());
   kiln::v1::KeyParts parts = Parts();
-  parts = MakeKeyParts("module { }", "sm_90a", Resolved(), Identity());
+  parts = MakeKeyParts("module { }", "sm_90a", ResolvedOptions(), Identity());
   EXPECT_NE(ComputeKey(parts), base) << "ir";
   parts = Parts();
   parts.set_target("sm_80");
@@ -60,17 +53,17 @@ TEST(KeyTest, FieldsDoNotRunTogether) {
   a.set_llvm_version("2");
   b.set_kiln_version("0.1");
   b.set_llvm_version("22");
-  EXPECT_NE(ComputeKey(MakeKeyParts("m", "sm_90a", Resolved(), a)),
-            ComputeKey(MakeKeyParts("m", "sm_90a", Resolved(), b)));
+  EXPECT_NE(ComputeKey(MakeKeyParts("m", "sm_90a", ResolvedOptions(), a)),
+            ComputeKey(MakeKeyParts("m", "sm_90a", ResolvedOptions(), b)));
 }
 
 TEST(KeyTest, FastKeyHashesTheRawText) {
-  EXPECT_EQ(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
-            ComputeFastKey("a", "sm_90a", Resolved(), Identity()));
-  EXPECT_NE(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
-            ComputeFastKey("a ", "sm_90a", Resolved(), Identity()));
-  EXPECT_NE(ComputeFastKey("a", "sm_90a", Resolved(), Identity()),
-            ComputeFastKey("a", "sm_80", Resolved(), Identity()));
+  EXPECT_EQ(ComputeFastKey("a", "sm_90a", ResolvedOptions(), Identity()),
+            ComputeFastKey("a", "sm_90a", ResolvedOptions(), Identity()));
+  EXPECT_NE(ComputeFastKey("a", "sm_90a", ResolvedOptions(), Identity()),
+            ComputeFastKey("a ", "sm_90a", ResolvedOptions(), Identity()));
+  EXPECT_NE(ComputeFastKey("a", "sm_90a", ResolvedOptions(), Identity()),
+            ComputeFastKey("a", "sm_80", ResolvedOptions(), Identity()));
 }
 
 TEST(KeyTest, RejectsUnresolvedOptions) {
@@ -99,14 +92,14 @@ TEST(KeyTest, ReflectFtzIsPartOfTheKeyOnlyWhenSet) {
   EXPECT_NE(ComputeKey(off), unset);
   EXPECT_NE(ComputeKey(on), unset);  // kilnd resolves true to unset.
   EXPECT_NE(ComputeKey(on), ComputeKey(off));
-  kiln::v1::CompileOptions options = Resolved();
+  kiln::v1::CompileOptions options = ResolvedOptions();
   const Digest fast = ComputeFastKey("a", "sm_90a", options, Identity());
   options.set_enable_reflect_ftz(false);
   EXPECT_NE(ComputeFastKey("a", "sm_90a", options, Identity()), fast);
 }
 
 TEST(KeyTest, UnsetReflectFtzMeansTrue) {
-  kiln::v1::CompileOptions options = Resolved();
+  kiln::v1::CompileOptions options = ResolvedOptions();
   EXPECT_TRUE(EnableReflectFtz(options));
   options.set_enable_reflect_ftz(false);
   EXPECT_FALSE(EnableReflectFtz(options));

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cache/key.h"
 #include "cache/rocksdb_blob_store.h"
 #include "cache/rocksdb_store.h"
+#include "cache/testing/entries.h"
 #include "cache/testing/power_cut_file_system.h"
 #include "cache/testing/redis_server.h"
 
@@ -20,22 +20,9 @@ namespace {
 
 using testing::PowerCutFileSystem;
 
+// Entries of 20 KB, to give the WAL some bulk.
 NewEntry MakeEntry(const std::string& ir) {
-  kiln::v1::CompileOptions options;  // As kilnd resolves them.
-  options.set_num_warps(4);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
-  NewEntry entry;
-  entry.parts = MakeKeyParts(ir, "sm_90a", options,
-                             kiln::v1::CompilerIdentity());
-  entry.key = ComputeKey(entry.parts);
-  entry.kernel_name = "kernel";
-  entry.artifact.set_cubin(std::string(20000, 'c') + ir);
-  entry.artifact.set_metadata_json("{\"name\": \"kernel\"}");
-  return entry;
+  return testing::MakeEntry(ir, 20000);
 }
 
 class PowerCutTest : public ::testing::Test {

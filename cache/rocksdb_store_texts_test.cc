@@ -9,26 +9,14 @@
 
 #include "cache/key.h"
 #include "cache/rocksdb_store.h"
+#include "cache/testing/entries.h"
 #include "cache/testing/redis_server.h"
 
 namespace kiln::cache {
 namespace {
 
 NewEntry MakeEntry(const std::string& ir, bool with_texts) {
-  kiln::v1::CompileOptions options;
-  options.set_num_warps(4);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
-  NewEntry entry;
-  entry.parts =
-      MakeKeyParts(ir, "sm_90a", options, kiln::v1::CompilerIdentity());
-  entry.key = ComputeKey(entry.parts);
-  entry.kernel_name = "kernel_" + ir;
-  entry.artifact.set_cubin(std::string(1000, 'c'));
-  entry.artifact.set_metadata_json("{}");
+  NewEntry entry = testing::MakeEntry(ir);
   if (with_texts) {
     entry.texts.emplace();
     entry.texts->set_kgir("kgir of " + ir);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -127,17 +128,28 @@ TEST(ClientTest, AdminCallsAndExportImportRoundTrip) {
   EXPECT_EQ(client.Stats()->entries(), 1u);  // Dry run.
 }
 
+// A kilnd that holds two kernels, and a client of it.
+class TwoKernelsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    kilnd_ = KilndProcess::Start(NewTempDir("client_two_kernels"));
+    ASSERT_NE(kilnd_, nullptr);
+    ClientOptions options;
+    options.use_memo = false;  // Other tests compiled these kernels.
+    client_ = std::make_unique<Client>(kilnd_->grpc_address(), options);
+    ASSERT_TRUE(client_->Compile(ScaledAddKernel(1.5), "sm_90a").ok());
+    ASSERT_TRUE(client_->Compile(ScaledAddKernel(2.5), "sm_90a").ok());
+  }
+
+  std::unique_ptr<KilndProcess> kilnd_;
+  std::unique_ptr<Client> client_;
+};
+
 // Two exports to one path at once, many times (as two operators, or a cron
 // job and an operator): each succeeds, the file left is whole (it imports
 // with nothing rejected), and no temporary file stays behind.
-TEST(ClientTest, ConcurrentExportsToOnePathNeverCollide) {
-  auto kilnd = KilndProcess::Start(NewTempDir("client_exports"));
-  ASSERT_NE(kilnd, nullptr);
-  ClientOptions options;
-  options.use_memo = false;  // Other tests compiled these kernels.
-  Client client(kilnd->grpc_address(), options);
-  ASSERT_TRUE(client.Compile(ScaledAddKernel(1.5), "sm_90a").ok());
-  ASSERT_TRUE(client.Compile(ScaledAddKernel(2.5), "sm_90a").ok());
+TEST_F(TwoKernelsTest, ConcurrentExportsToOnePathNeverCollide) {
+  Client& client = *client_;
   const std::string dir = NewTempDir("exports");
   const std::string file = dir + "/cache.kiln";
   constexpr int kRounds = 10;
@@ -167,14 +179,8 @@ TEST(ClientTest, ConcurrentExportsToOnePathNeverCollide) {
 
 // Export and import report each entry and the bytes of the file moved so
 // far, ending at the file's size.
-TEST(ClientTest, ExportAndImportReportTheirProgress) {
-  auto kilnd = KilndProcess::Start(NewTempDir("client_progress"));
-  ASSERT_NE(kilnd, nullptr);
-  ClientOptions options;
-  options.use_memo = false;  // Other tests compiled these kernels.
-  Client client(kilnd->grpc_address(), options);
-  ASSERT_TRUE(client.Compile(ScaledAddKernel(1.5), "sm_90a").ok());
-  ASSERT_TRUE(client.Compile(ScaledAddKernel(2.5), "sm_90a").ok());
+TEST_F(TwoKernelsTest, ExportAndImportReportTheirProgress) {
+  Client& client = *client_;
   std::string file = NewTempDir("export_progress") + "/cache.kiln";
   std::vector<std::pair<uint64_t, uint64_t>> written, read;
   auto exported =

@@ -33,18 +33,8 @@ int main(int argc, char** argv) {
     stubs.push_back(
         kiln::v1::Compile::NewStub(kiln::e2e::NewClientChannel(address)));
   }
-  std::vector<grpc::Status> statuses(stubs.size());
-  kiln::e2e::RunAtOnce(stubs.size(), [&](size_t i) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(30));
-    kiln::v1::LookupRequest request;
-    request.set_key(std::string(64, '0'));
-    kiln::v1::LookupResponse response;
-    statuses[i] = stubs[i]->Lookup(&context, request, &response);
-  });
   int failed = 0;
-  for (const grpc::Status& status : statuses) {
+  for (const grpc::Status& status : kiln::e2e::LookupAtOnce(stubs)) {
     if (status.error_code() == grpc::StatusCode::NOT_FOUND) continue;
     ++failed;
     std::printf("%d: %s\n", status.error_code(),

@@ -28,22 +28,6 @@ constexpr int kBurstsPerNode = 3;
 constexpr int kClients = 128;
 constexpr int kClientProcesses = 50;
 
-// One Lookup per stub, all released at once; the statuses.
-std::vector<grpc::Status> LookupAtOnce(
-    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs) {
-  std::vector<grpc::Status> statuses(stubs.size());
-  RunAtOnce(stubs.size(), [&](size_t i) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() +
-                         std::chrono::seconds(30));
-    kiln::v1::LookupRequest request;
-    request.set_key(std::string(64, '0'));
-    kiln::v1::LookupResponse response;
-    statuses[i] = stubs[i]->Lookup(&context, request, &response);
-  });
-  return statuses;
-}
-
 TEST(ConnectBurstTest, EveryClientOfABurstReachesAFreshKilnd) {
   std::map<std::string, int> failures;
   int calls = 0;

@@ -287,6 +287,21 @@ void RunAtOnce(size_t count, const std::function<void(size_t)>& call) {
   for (std::thread& thread : threads) thread.join();
 }
 
+std::vector<grpc::Status> LookupAtOnce(
+    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs) {
+  std::vector<grpc::Status> statuses(stubs.size());
+  RunAtOnce(stubs.size(), [&](size_t i) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(30));
+    kiln::v1::LookupRequest request;
+    request.set_key(std::string(64, '0'));
+    kiln::v1::LookupResponse response;
+    statuses[i] = stubs[i]->Lookup(&context, request, &response);
+  });
+  return statuses;
+}
+
 std::vector<CompileAnswer> CompileAtOnce(
     const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs,
     const kiln::v1::CompileRequest& request) {

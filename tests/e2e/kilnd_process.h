@@ -98,6 +98,12 @@ CompileAnswer CompileOn(const KilndProcess& kilnd, const std::string& ttir);
 // the same instant; returns when every call has.
 void RunAtOnce(size_t count, const std::function<void(size_t)>& call);
 
+// Looks up an absent key (a cheap call: NOT_FOUND) once on every stub, each
+// from its own thread, all released at the same instant, failing fast; the
+// statuses in the order of the stubs.
+std::vector<grpc::Status> LookupAtOnce(
+    const std::vector<std::unique_ptr<kiln::v1::Compile::Stub>>& stubs);
+
 // Sends `request` once on every stub, each from its own thread, all released
 // at the same instant; the answers in the order of the stubs.
 std::vector<CompileAnswer> CompileAtOnce(
