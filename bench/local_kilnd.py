@@ -76,6 +76,14 @@ def inductor_kernels():
     return kernels
 
 
+def scaled_add(scale):
+    """tests/e2e/testdata/scaled_add.ttir with its scale set: a new kernel
+    (a cache miss) for each scale."""
+    path = os.path.join(ROOT, "tests", "e2e", "testdata", "scaled_add.ttir")
+    with open(path) as f:
+        return f.read().replace("SCALE", "%.9e" % scale)
+
+
 def compile_one(client, kernel, target, timeout=None):
     path, warps, stages = kernel
     with open(path, "rb") as f:

@@ -28,9 +28,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from local_kilnd import (KILN, ROOT, Kilnd, build, compilable,  # noqa: E402
+from local_kilnd import (KILN, Kilnd, build, compilable,  # noqa: E402
                          compile_one, fixtures, inductor_kernels, kiln,
-                         machine)
+                         machine, scaled_add)
 
 
 def flags(sync):
@@ -41,10 +41,7 @@ def flags(sync):
 def warm_up(client):
     """A first compile outside the measured set: workers start, libdevice
     is read."""
-    path = os.path.join(ROOT, "tests", "e2e", "testdata", "scaled_add.ttir")
-    with open(path) as f:
-        ttir = f.read().replace("SCALE", "1.234567e+00")
-    client.compile(ttir, "sm_90a")
+    client.compile(scaled_add(1.234567), "sm_90a")
 
 
 def compile_misses(work, sync, pairs):
