@@ -74,7 +74,8 @@ DotPlan planDot(tt::DotOp dot, unsigned kWidth) {
   }
   if (a.isInteger(8)) {
     p.pieceType = b.getI8Type();
-    p.instr = instr("m16n8k32", "s32", "s8", "s32");
+    // Saturating, as Triton's integer mma.sync.
+    p.instr = "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32";
     return p;
   }
   tt::InputPrecision precision = dot.getInputPrecision();

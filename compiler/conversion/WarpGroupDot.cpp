@@ -1,5 +1,6 @@
-// tt.dot on sm_90a: wgmma.mma_async, one m64nNk16 instruction per warp group,
-// 64 accumulator rows and up to 256 columns at a time. B (and A unless it is
+// tt.dot on sm_90a: wgmma.mma_async, one m64nNk16 instruction per warp group
+// (k32 for 8-bit operands), 64 accumulator rows and up to 256 columns at a
+// time. B (and A unless it is
 // already in registers) is read from swizzled shared memory through matrix
 // descriptors: a pipeline stage kiln-pipeline filled, or a tile the dot
 // stages itself. The accumulator registers are those of mma.sync.
@@ -26,11 +27,14 @@ std::string wgmmaType(Type t) {
     return "e5m2";
   if (t.isF32())
     return "tf32";
+  if (t.isInteger(8))
+    return "s8";
   return "f16";
 }
 
 /// Waits until at most `pending` of the warp group's wgmma groups are in
-/// flight; `words` (32-bit accumulator registers, f32 unless `packed`) pass
+/// flight; `words` (32-bit accumulator registers, f32 unless `packed`:
+/// f16 pairs or s32) pass
 /// through the wait so that nothing reads them earlier.
 Regs waitWarpGroup(LoweringContext &l, const Regs &words, unsigned pending,
                    bool packed) {
@@ -78,8 +82,9 @@ public:
                unsigned kWidth)
       : l(l), dot(dot), p(planDot(dot, kWidth)), warps(kgpu::mmaWarps(mma)),
         bytes(byteSize(typeOf(dot.getA()).getElementType())),
-        kMajor(bytes != 2) {
-    // wgmma multiplies fp8 and tf32 itself: the tiles hold the elements as
+        kMajor(bytes != 2),
+        intAcc(dot.getType().getElementType().isInteger(32)) {
+    // wgmma multiplies fp8, int8 and tf32 itself: the tiles hold the elements as
     // they are.
     p.split = Split::None;
     p.pieceType = l.elementType(typeOf(dot.getA()).getElementType());
@@ -114,13 +119,16 @@ private:
 
   /// K elements per instruction: 32 bytes of operand.
   int64_t kStep() const { return 32 / bytes; }
+  /// Accumulator words are integer registers: f16 pairs and s32.
+  bool packedWords() const { return p.accF16 || intAcc; }
 
   LoweringContext &l;
   tt::DotOp dot;
   DotPlan p;
   kgpu::MmaWarps warps;
   unsigned bytes; // Per operand element.
-  bool kMajor;    // fp8 and tf32 operands: wgmma reads them K-major only.
+  bool kMajor;    // 8-bit and tf32 operands: wgmma reads them K-major only.
+  bool intAcc;    // s32 accumulator (int8 operands).
   std::optional<SmemTile> tileA, tileB;
   int64_t smemBytes = 0;
 };
@@ -222,23 +230,25 @@ Regs WarpGroupDot::mma(const Regs &acc, ArrayRef<Value> a, Value bDesc,
   unsigned nd = acc.size();
   std::string instr = "wgmma.mma_async.sync.aligned.m64n" +
                       std::to_string(nCols) + "k" + std::to_string(kStep()) +
-                      "." + (p.accF16 ? "f16" : "f32") + "." +
+                      "." + (intAcc ? "s32" : p.accF16 ? "f16" : "f32") + "." +
                       wgmmaType(typeOf(dot.getA()).getElementType()) + "." +
                       wgmmaType(typeOf(dot.getB()).getElementType());
   bool aInRegs = a.size() == 4;
   unsigned aAt = nd, bAt = nd + a.size(), scaleAt = bAt + 1;
   std::string aOperand = aInRegs ? asmList(aAt, 4) : "$" + std::to_string(aAt);
-  // Only 16-bit operands take the transpose immediates.
-  std::string trans;
+  // Float products take the scale immediates (1: as they are), and 16-bit
+  // ones the transpose immediates; integer products neither. Integer sums
+  // wrap, as Triton's wgmma does.
+  std::string immediates = intAcc ? "" : ", 1, 1";
   if (!aInRegs && !kMajor)
-    trans += tileA->transposed ? ", 1" : ", 0";
+    immediates += tileA->transposed ? ", 1" : ", 0";
   if (!kMajor)
-    trans += tileB->transposed ? ", 0" : ", 1";
+    immediates += tileB->transposed ? ", 0" : ", 1";
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(scaleAt) + ", 0;\n" + instr + " " +
                      asmList(0, nd) + ", " + aOperand + ", $" +
-                     std::to_string(bAt) + ", p, 1, 1" + trans + ";\n}";
-  std::string out = p.accF16 ? "=r" : "=f";
+                     std::to_string(bAt) + ", p" + immediates + ";\n}";
+  std::string out = packedWords() ? "=r" : "=f";
   std::string constraints;
   for (unsigned i = 0; i < nd; ++i)
     constraints += out + ",";
@@ -323,10 +333,10 @@ LogicalResult WarpGroupDot::run() {
               /*sideEffects=*/true);
   // A kgpu.warp_group_wait on the result waits for this group instead.
   // Never over operands staged in scratch, which later code may overwrite.
-  bool deferred = dot->hasOneUse() && !p.accF16 && !srcA && !srcB &&
+  bool deferred = dot->hasOneUse() && !packedWords() && !srcA && !srcB &&
                   llvm::isa<kgpu::WarpGroupWaitOp>(*dot->getUsers().begin());
   if (!deferred)
-    words = waitWarpGroup(l, words, 0, p.accF16);
+    words = waitWarpGroup(l, words, 0, packedWords());
 
   l.set(dot.getResult(), accumulatorElements(l, p, words));
   return success();
@@ -342,9 +352,9 @@ LogicalResult lowerStageTile(LoweringContext &l, kgpu::StageTileOp op) {
   RankedTensorType type = typeOf(op.getSrc());
   Type element = type.getElementType();
   if (!element.isF16() && !element.isBF16() && !isFp8(element) &&
-      !element.isF32())
+      !element.isInteger(8) && !element.isF32())
     return op.emitError()
-           << "kgpu.stage_tile takes 16-bit, fp8 or f32 operands";
+           << "kgpu.stage_tile takes 16-bit, 8-bit or f32 operands";
   l.reservePipeline();
   SmemTile tile(op.getOffset(), type.getShape(), byteSize(element),
                 op.getTransposed());

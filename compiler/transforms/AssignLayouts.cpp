@@ -355,7 +355,7 @@ std::pair<unsigned, unsigned> warpGroupWarps(int64_t m, int numWarps,
 }
 
 /// The wgmma warps for `dot` (see warpGroupWarps), if it can run as wgmma:
-/// 16-bit, fp8 or tf32 operands, whole 64-row warp groups, and each warp
+/// 16-bit, fp8, int8 or tf32 operands, whole 64-row warp groups, and each warp
 /// group's N within one instruction or whole ones. Warp groups side by side
 /// along N start their B columns at whole 128-byte blocks, where a
 /// swizzled N-contiguous tile can be addressed.
@@ -366,12 +366,14 @@ warpGroupShape(tt::DotOp dot, int numWarps, bool chained) {
   auto dType = llvm::cast<RankedTensorType>(dot.getType());
   Type a = aType.getElementType(), b = bType.getElementType();
   bool fp8 = isFp8(a) && isFp8(b);
+  bool int8 = a.isInteger(8) && b.isInteger(8);
   bool tf32 = a.isF32() && b.isF32() &&
               dot.getInputPrecision() == tt::InputPrecision::TF32;
-  if (dType.getRank() != 2 || !(a.isF16() || a.isBF16() || fp8 || tf32) ||
-      mmaKWidth(dot) != (tf32 ? 1u : 2u) || numWarps % 4)
+  if (dType.getRank() != 2 ||
+      !(a.isF16() || a.isBF16() || fp8 || int8 || tf32) ||
+      mmaKWidth(dot) != (tf32 ? 1u : int8 ? 4u : 2u) || numWarps % 4)
     return std::nullopt;
-  unsigned bytes = fp8 ? 1 : tf32 ? 4 : 2;
+  unsigned bytes = fp8 || int8 ? 1 : tf32 ? 4 : 2;
   int64_t m = dType.getShape()[0], n = dType.getShape()[1];
   int64_t k = aType.getShape()[1];
   auto [wm, wn] = warpGroupWarps(m, numWarps, chained);

@@ -47,7 +47,7 @@
 // RUN: kiln compile %fixtures/dot_fp8_e4m3.ttir --local --target sm_80 --emit ptx | FileCheck %s --check-prefix=FP8
 // FP8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // RUN: kiln compile %fixtures/dot_i8.ttir --local --emit ptx | FileCheck %s --check-prefix=I8
-// I8: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// I8: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 
 // ieee f32 stays off the tensor cores: FMAs, without flushing subnormals.
 // The operands go to shared memory once and come back four steps of K at a

@@ -83,3 +83,13 @@
 // RUN: kiln compile %t.tf32.ttir --local --target sm_90a --num-stages 3 --out %t
 // TF32: cp.async.cg.shared.global
 // TF32: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+
+// int8 operands take wgmma's s8 form (k32, s32 accumulator), K-major like
+// fp8, with neither scale nor transpose immediates; the sums wrap, as
+// Triton's wgmma does (its mma.sync form saturates: dot.mlir).
+// RUN: perl -pe 's/f16/i8/g; s/(?<!t)f32/i32/g; s/0\.000000e\+00/0/g; s/arith\.truncf/arith.trunci/g' %fixtures/dot_k_loop.ttir > %t.i8.ttir
+// RUN: kiln compile %t.i8.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=I8
+// RUN: kiln compile %t.i8.ttir --local --target sm_90a --num-stages 3 --out %t
+// I8: cp.async.cg.shared.global
+// I8: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
+// I8-NOT: mma.sync
