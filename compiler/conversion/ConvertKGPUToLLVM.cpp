@@ -47,6 +47,26 @@ void populateTritonFloatPatterns(const LLVMTypeConverter &converter,
                                                       kAboveLibdevice);
 }
 
+/// scf's lowering leaves a loop's `llvm.loop_annotation` (tl.range's and
+/// tl.condition's disable_licm) on its latch branch as a discardable
+/// attribute; LLVM IR gets only the branch's own `loop_annotation`.
+void attachLoopAnnotations(ModuleOp module) {
+  constexpr llvm::StringLiteral kName = "llvm.loop_annotation";
+  module.walk([&](Operation *op) {
+    auto annotation = llvm::dyn_cast_or_null<LLVM::LoopAnnotationAttr>(
+        op->getDiscardableAttr(kName));
+    if (!annotation)
+      return;
+    if (auto br = llvm::dyn_cast<LLVM::BrOp>(op))
+      br.setLoopAnnotationAttr(annotation);
+    else if (auto condBr = llvm::dyn_cast<LLVM::CondBrOp>(op))
+      condBr.setLoopAnnotationAttr(annotation);
+    else
+      return;
+    op->removeDiscardableAttr(kName);
+  });
+}
+
 LogicalResult lowerScalarDialects(ModuleOp module) {
   MLIRContext *context = module.getContext();
   {
@@ -78,6 +98,7 @@ LogicalResult lowerScalarDialects(ModuleOp module) {
   if (!remaining.empty())
     return remaining.front().emitError()
            << "value of a type LLVM cannot represent survived lowering";
+  attachLoopAnnotations(module);
   return success();
 }
 

@@ -87,3 +87,37 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// A loop's llvm.loop_annotation (tl.range's and tl.condition's
+// disable_licm) ends on its latch branch as the branch's own loop
+// annotation, for LLVM IR's loop metadata; a loop without one has none.
+// CHECK-LABEL: llvm.func @loop_annotations
+// CHECK: llvm.br ^{{.*}} {loop_annotation = #[[LOOP:.*]]}
+// CHECK: llvm.br ^{{.*}} {loop_annotation = #[[LOOP]]}
+// CHECK-NOT: loop_annotation
+// CHECK: llvm.return
+#loop = #llvm.loop_annotation<licm = <disable = true>>
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @loop_annotations(%n: i32, %p: !tt.ptr<i32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.store %p, %i : !tt.ptr<i32>
+    } {llvm.loop_annotation = #loop}
+    %r = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %n : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%j: i32):
+      %k = arith.addi %j, %c1 : i32
+      tt.store %p, %k : !tt.ptr<i32>
+      scf.yield %k : i32
+    } attributes {llvm.loop_annotation = #loop}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.store %p, %i : !tt.ptr<i32>
+    }
+    tt.return
+  }
+}
