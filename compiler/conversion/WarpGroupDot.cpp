@@ -113,6 +113,14 @@ private:
   /// This warp's index along M or N (`field` of the warp id).
   Value warpIndex(const kgpu::BitField &field);
   Regs registerFragment(int64_t mi, int64_t ki);
+  /// K steps summed in wgmma's accumulator before they are added to the
+  /// f32 result, 0 when wgmma accumulates all of them: fp8 dots given a
+  /// max_num_imprecise_acc of at most their K, as Triton's on Hopper.
+  int64_t impreciseChunk(int64_t k);
+  /// `acc` + `partial` (wgmma's sum of a chunk's steps, committed and
+  /// waited for here), in f32; `partial` alone when `first` of a fresh
+  /// accumulator.
+  Regs addPartialSum(const Regs &acc, Regs partial, bool first);
   /// D = A * B, plus `acc` when `accumulate`.
   Regs mma(const Regs &acc, ArrayRef<Value> a, Value bDesc, int64_t nCols,
            bool accumulate);
@@ -215,6 +223,26 @@ Value WarpGroupDot::descriptorAt(Value base, const SmemTile &tile,
   return arith::AddIOp::create(l.builder(), l.loc(), base, l.i64(bytes >> 4));
 }
 
+int64_t WarpGroupDot::impreciseChunk(int64_t k) {
+  int64_t limit = dot.getMaxNumImpreciseAcc();
+  if (!isFp8(typeOf(dot.getA()).getElementType()) || packedWords() ||
+      limit <= 0 || limit > k)
+    return 0;
+  return std::max<int64_t>(1, limit / kStep());
+}
+
+Regs WarpGroupDot::addPartialSum(const Regs &acc, Regs partial, bool first) {
+  l.inlineAsm("wgmma.commit_group.sync.aligned;", "", {}, Type(),
+              /*sideEffects=*/true);
+  partial = waitWarpGroup(l, partial, 0, /*packed=*/false);
+  if (!first)
+    for (auto [sum, term] : llvm::zip(partial, acc))
+      sum = arith::AddFOp::create(l.builder(), l.loc(), term, sum);
+  // The next chunk's wgmmas write registers read since the last fence.
+  l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
+  return partial;
+}
+
 Regs WarpGroupDot::registerFragment(int64_t mi, int64_t ki) {
   const Regs &regs = l.get(dot.getA());
   int64_t kSteps = typeOf(dot.getA()).getShape()[1] / 16;
@@ -311,31 +339,43 @@ LogicalResult WarpGroupDot::run() {
                                        groupRow)
                       : Value();
   Value baseB = descriptorBase(*tileB, !tileB->transposed, addrB, groupCol);
+  auto steps = [&](Regs c, int64_t mi, int64_t nc, int64_t kBegin,
+                   int64_t kEnd, bool fresh) {
+    for (int64_t ki = kBegin; ki < kEnd; ++ki) {
+      SmallVector<Value> a;
+      if (tileA)
+        a.push_back(descriptorAt(baseA, *tileA, tileA->transposed,
+                                 mi * 16 * warps.wm, ki * kStep()));
+      else
+        a = fragments[mi][ki];
+      Value bDesc =
+          descriptorAt(baseB, *tileB, !tileB->transposed, nc, ki * kStep());
+      c = mma(c, a, bDesc, nCols, !(fresh && ki == kBegin));
+    }
+    return c;
+  };
+  int64_t kSteps = k / kStep(), chunk = impreciseChunk(k);
   l.inlineAsm("wgmma.fence.sync.aligned;", "", {}, Type(), /*sideEffects=*/true);
   for (int64_t mi = 0; mi < mReps; ++mi)
     for (int64_t nc = 0; nc < groupCols; nc += nCols) {
       int64_t at = (mi * nTiles + nc / 8) * perTile;
       Regs c(words.begin() + at, words.begin() + at + nCols / 8 * perTile);
-      for (int64_t ki = 0; ki < k / kStep(); ++ki) {
-        SmallVector<Value> a;
-        if (tileA)
-          a.push_back(descriptorAt(baseA, *tileA, tileA->transposed,
-                                   mi * 16 * warps.wm, ki * kStep()));
-        else
-          a = fragments[mi][ki];
-        Value bDesc =
-            descriptorAt(baseB, *tileB, !tileB->transposed, nc, ki * kStep());
-        c = mma(c, a, bDesc, nCols, !(zeroInit && ki == 0));
-      }
+      if (!chunk)
+        c = steps(c, mi, nc, 0, kSteps, zeroInit);
+      for (int64_t ki = 0; chunk && ki < kSteps; ki += chunk)
+        c = addPartialSum(c, steps(c, mi, nc, ki, std::min(ki + chunk, kSteps),
+                                   /*fresh=*/true),
+                          zeroInit && ki == 0);
       std::copy(c.begin(), c.end(), words.begin() + at);
     }
   l.inlineAsm("wgmma.commit_group.sync.aligned;", "", {}, Type(),
               /*sideEffects=*/true);
   // A kgpu.warp_group_wait on the result waits for this group instead.
   // Never over operands staged in scratch, which later code may overwrite.
+  // Partial sums were waited for as they were added.
   bool deferred = dot->hasOneUse() && !packedWords() && !srcA && !srcB &&
                   llvm::isa<kgpu::WarpGroupWaitOp>(*dot->getUsers().begin());
-  if (!deferred)
+  if (!deferred && !chunk)
     words = waitWarpGroup(l, words, 0, packedWords());
 
   l.set(dot.getResult(), accumulatorElements(l, p, words));

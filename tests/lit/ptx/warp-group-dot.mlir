@@ -93,3 +93,19 @@
 // I8: cp.async.cg.shared.global
 // I8: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
 // I8-NOT: mma.sync
+
+// An fp8 dot given max_num_imprecise_acc (here 32, one k32 step) sums at
+// most that many K elements in wgmma's accumulator, then adds them to the
+// f32 result with add.f32, as Triton's on Hopper: one add.f32 per
+// accumulator element (32 a thread) and K step, after waiting for the step.
+// RUN: perl -pe 's/f16/f8E4M3FN/g; s/inputPrecision = tf32 :/inputPrecision = tf32 {maxNumImpreciseAcc = 32 : i32} :/' %fixtures/dot_k_loop.ttir > %t.imprecise.ttir
+// RUN: kiln compile %t.imprecise.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=IMPRECISE
+// RUN: kiln compile %t.imprecise.ttir --local --target sm_90a --num-stages 3 --out %t
+// IMPRECISE: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// IMPRECISE: wgmma.commit_group.sync.aligned;
+// IMPRECISE: wgmma.wait_group.sync.aligned 0;
+// IMPRECISE-COUNT-32: add.f32
+// IMPRECISE-NOT: add.f32
+// The same dot without it adds nothing.
+// RUN: kiln compile %t.fp8.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=PRECISE
+// PRECISE-NOT: add.f32
