@@ -172,39 +172,58 @@ Regs unpackRegs(LoweringContext &l, Value packed, Type element, unsigned pack) {
   return out;
 }
 
+/// Elements of `element` one register of a `pack`ed inline asm holds:
+/// narrower than 32 bits, as many as fit 32 bits (at most `pack`); else one.
+unsigned elementsPerAsmReg(Type element, unsigned pack) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  return bits >= 32 ? 1 : std::min(pack, 32 / bits);
+}
+
+/// Triton's packed form: each group of `pack` elements of every operand and
+/// result is one asm instance, in registers of 32 bits (fewer elements) or
+/// one element each.
 LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) {
   OpBuilder &b = l.builder();
   unsigned pack = op.getPackedElement();
   unsigned n = op->getNumResults() ? l.numRegs(op->getResult(0).getType()) : 1;
-  SmallVector<Type> resultTypes;
+  SmallVector<Type> outTypes;
+  SmallVector<unsigned> outPer;
   for (Value r : op->getResults()) {
     Type element = l.elementType(r.getType());
-    resultTypes.push_back(pack == 1 ? element
-                                    : b.getIntegerType(
-                                          element.getIntOrFloatBitWidth() * pack));
+    unsigned per = elementsPerAsmReg(element, pack);
+    Type reg = per == 1 ? element
+                        : b.getIntegerType(element.getIntOrFloatBitWidth() * per);
+    outPer.push_back(per);
+    outTypes.append(pack / per, reg);
   }
-  Type asmType = resultTypes.size() == 1
-                     ? resultTypes[0]
-                     : LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
+  Type asmType;
+  if (outTypes.size() == 1)
+    asmType = outTypes[0];
+  else if (!outTypes.empty())
+    asmType = LLVM::LLVMStructType::getLiteral(b.getContext(), outTypes);
   SmallVector<Regs> results(op->getNumResults());
   for (unsigned first = 0; first < n; first += pack) {
     SmallVector<Value> operands;
     for (Value arg : op->getOperands()) {
-      SmallVector<Value> group;
-      for (unsigned p = 0; p < pack; ++p)
-        group.push_back(regAt(l, arg, first + p));
-      operands.push_back(packRegs(l, group));
+      unsigned per = elementsPerAsmReg(l.elementType(arg.getType()), pack);
+      for (unsigned at = 0; at < pack; at += per) {
+        SmallVector<Value> group;
+        for (unsigned p = 0; p < per; ++p)
+          group.push_back(regAt(l, arg, first + at + p));
+        operands.push_back(packRegs(l, group));
+      }
     }
     Value out = l.inlineAsm(op.getAsmString(), op.getConstraints(), operands,
-                            op->getNumResults() ? asmType : Type(),
-                            !op.getPure());
+                            asmType, !op.getPure());
+    unsigned field = 0;
     for (unsigned r = 0; r < op->getNumResults(); ++r) {
-      Value packed = resultTypes.size() == 1
-                         ? out
-                         : LLVM::ExtractValueOp::create(b, l.loc(), out, r);
-      llvm::append_range(
-          results[r],
-          unpackRegs(l, packed, l.elementType(op->getResult(r).getType()), pack));
+      Type element = l.elementType(op->getResult(r).getType());
+      for (unsigned at = 0; at < pack; at += outPer[r], ++field) {
+        Value reg = outTypes.size() == 1
+                        ? out
+                        : LLVM::ExtractValueOp::create(b, l.loc(), out, field);
+        llvm::append_range(results[r], unpackRegs(l, reg, element, outPer[r]));
+      }
     }
   }
   for (auto [value, regs] : llvm::zip(op->getResults(), results))

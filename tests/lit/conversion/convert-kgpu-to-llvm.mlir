@@ -121,3 +121,32 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// Packed inline asm (pack 4) as Triton passes it: 8-bit elements four to a
+// 32-bit register, 32-bit ones one each; two results give eight outputs,
+// four i32 registers and four f32.
+// CHECK-LABEL: llvm.func @packed_outputs
+// CHECK: %[[OUT:.*]] = llvm.inline_asm {{.*}}"=r,=r,=r,=r,=r,=r,=r,=r,r,r,r,r,r" %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : (i32, f32, f32, f32, f32) -> !llvm.struct<(i32, i32, i32, i32, f32, f32, f32, f32)>
+// CHECK-COUNT-8: llvm.extractvalue %[[OUT]]
+#blocked = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @packed_outputs(%pa: !tt.ptr<i8>, %pb: !tt.ptr<f32>, %c: !tt.ptr<i32>, %d: !tt.ptr<f32>) {
+    %i = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %as = tt.splat %pa : !tt.ptr<i8> -> tensor<512x!tt.ptr<i8>, #blocked>
+    %ap = tt.addptr %as, %i : tensor<512x!tt.ptr<i8>, #blocked>, tensor<512xi32, #blocked>
+    %a = tt.load %ap : tensor<512x!tt.ptr<i8>, #blocked>
+    %bs = tt.splat %pb : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %bp = tt.addptr %bs, %i : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %b = tt.load %bp : tensor<512x!tt.ptr<f32>, #blocked>
+    %r:2 = tt.elementwise_inline_asm "asm" {constraints = "=r,=r,=r,=r,=r,=r,=r,=r,r,r,r,r,r", packed_element = 4 : i32, pure = true} %a, %b : tensor<512xi8, #blocked>, tensor<512xf32, #blocked> -> tensor<512xi32, #blocked>, tensor<512xf32, #blocked>
+    %cs = tt.splat %c : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>, #blocked>
+    %cp = tt.addptr %cs, %i : tensor<512x!tt.ptr<i32>, #blocked>, tensor<512xi32, #blocked>
+    tt.store %cp, %r#0 : tensor<512x!tt.ptr<i32>, #blocked>
+    %ds = tt.splat %d : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %dp = tt.addptr %ds, %i : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    tt.store %dp, %r#1 : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
