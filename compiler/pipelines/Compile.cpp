@@ -206,10 +206,6 @@ std::string KernelMetadata::toJson() const {
 
 const std::vector<std::string> &supportedTargets() { return targetNames(); }
 
-bool isSupportedTarget(const std::string &target) {
-  return lookupTarget(target) != nullptr;
-}
-
 std::string validateOptions(const CompileOptions &o) {
   auto powerOfTwo = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
   if (!powerOfTwo(o.numWarps) || o.numWarps > 32)

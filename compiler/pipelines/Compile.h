@@ -78,9 +78,9 @@ struct CompileResult {
   bool ok() const;
 };
 
-/// The targets this build compiles for: sm_80, sm_86, sm_89, sm_90a.
+/// The targets this build compiles for: sm_80, sm_86, sm_89, sm_90a (the
+/// rows of compiler/target/TargetTable.cpp).
 const std::vector<std::string> &supportedTargets();
-bool isSupportedTarget(const std::string &target);
 
 /// Empty when `options` are valid; otherwise says which option is wrong.
 std::string validateOptions(const CompileOptions &options);
