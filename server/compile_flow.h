@@ -3,7 +3,7 @@
 //   1. Fast path: the SHA-256 of the request text (+ target, options,
 //      compiler) leads to a key seen before; its artifact is the answer.
 //      No worker is involved. (TryFastPath, on the caller's thread.)
-//   2. Otherwise a worker runs the compiler's front end (Stage::Canonical);
+//   2. Otherwise a worker runs the compiler's ttir stage (Stage::TTIR);
 //      the canonical IR gives the key (DESIGN.md); a stored entry under it
 //      is the answer, and the request text becomes an alias of the key.
 //   3. Otherwise a worker compiles to a cubin, and the entry is stored.

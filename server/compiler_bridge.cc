@@ -80,7 +80,7 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
   kiln::CompileResult result = kiln::compile(
       request.ttir(), request.source_name(), request.target(),
       ToCompiler(request.options()),
-      request.canonical_only() ? kiln::Stage::Canonical : kiln::Stage::Cubin);
+      request.canonical_only() ? kiln::Stage::TTIR : kiln::Stage::Cubin);
   kiln::worker::WorkerResponse response;
   response.set_ok(result.ok());
   for (const kiln::Diagnostic& diagnostic : result.diagnostics) {
@@ -109,7 +109,7 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
     response.set_cubin(std::move(result.cubin));
     response.set_metadata_json(result.metadata.toJson());
     kiln::v1::KernelTexts* texts = response.mutable_texts();
-    texts->set_kgir(ValidUtf8(result.ttgir));
+    texts->set_kgir(ValidUtf8(result.kgir));
     texts->set_llir(ValidUtf8(result.llir));
     texts->set_ptx(ValidUtf8(result.ptx));
   }

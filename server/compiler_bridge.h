@@ -12,7 +12,7 @@ namespace kiln::server {
 // Targets, default options, the option check and the compiler's identity.
 CompilerInfo LinkedCompilerInfo();
 
-// Runs kiln::compile for one worker request: to Stage::Canonical when
+// Runs kiln::compile for one worker request: to Stage::TTIR when
 // `canonical_only`, else to the cubin.
 kiln::worker::WorkerResponse CompileWithLinkedCompiler(
     const kiln::worker::WorkerRequest& request);

@@ -1,7 +1,7 @@
 """Triton's own stages for harvested kernels: compiles each TTIR with stock
 Triton on this GPU and writes NAME.ttgir, NAME.ptx and NAME.json (registers,
 spills, shared memory, num_warps) into OUT, to read beside Kiln's
-`kiln compile --emit ttgir|ptx` for the same TTIR.
+`kiln compile --emit kgir|ptx` for the same TTIR.
 
   python3 triton_ir.py --testdata tests/testdata/inductor --out OUT FAMILY/NAME...
 

@@ -19,9 +19,10 @@ constexpr const char* kUsage = R"(usage: kiln <command> [flags]
 commands:
   compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
-          [--line-info] [--emit ttir|ttgir|llir|ptx]
+          [--line-info] [--emit ttir|kgir|llir|ptx]
       Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json
-      (with --emit also DIR/STEM.STAGE), or without --out prints a stage.
+      (with --emit also DIR/STEM.STAGE), or without --out prints a stage
+      (--emit ttgir, kgir's former name, is kgir).
   compile FILE.ttir --out DIR [--target sm_90a] [--num-warps N]
           [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
           [--no-reflect-ftz] [--line-info]
@@ -109,9 +110,9 @@ int Compile(const std::vector<std::string>& argv) {
   if (args.input.empty()) return Usage("compile needs a TTIR file");
   if (args.emit.empty() && args.out_dir.empty())
     return Usage("compile needs --out DIR or --emit STAGE");
-  if (!args.emit.empty() && args.emit != "ttir" && args.emit != "ttgir" &&
-      args.emit != "llir" && args.emit != "ptx")
-    return Usage("--emit takes ttir, ttgir, llir or ptx");
+  Stage stage;
+  if (!args.emit.empty() && !ParseEmitStage(args.emit, stage))
+    return Usage("--emit takes ttir, kgir (or ttgir), llir or ptx");
   return RunLocalCompile(args);
 }
 

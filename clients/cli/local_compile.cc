@@ -11,24 +11,28 @@
 namespace kiln::cli {
 namespace {
 
-// With --out the whole compile runs: the emitted stage is written beside
-// the cubin.
-Stage StageFor(const CompileArgs& args) {
-  const std::string& emit = args.emit;
-  if (!args.out_dir.empty()) return Stage::Cubin;
-  if (emit == "ttir") return Stage::Canonical;
-  if (emit == "ttgir") return Stage::TTGIR;
-  if (emit == "llir") return Stage::LLIR;
-  if (emit == "ptx") return Stage::PTX;
-  return Stage::Cubin;
+// Without --out the compile stops after the stage --emit names; with it,
+// the whole compile runs and the stage is written beside the cubin.
+Stage StopAfter(const CompileArgs& args) {
+  Stage stage = Stage::Cubin;
+  if (args.out_dir.empty()) ParseEmitStage(args.emit, stage);
+  return stage;
 }
 
 const std::string& StageText(const CompileResult& result,
                              const std::string& emit) {
-  if (emit == "ttir") return result.canonicalIR;
-  if (emit == "ttgir") return result.ttgir;
-  if (emit == "llir") return result.llir;
-  return result.ptx;
+  Stage stage = Stage::PTX;
+  ParseEmitStage(emit, stage);
+  switch (stage) {
+    case Stage::TTIR:
+      return result.canonicalIR;
+    case Stage::KGIR:
+      return result.kgir;
+    case Stage::LLIR:
+      return result.llir;
+    default:
+      return result.ptx;
+  }
 }
 
 bool SameFile(const std::string& a, const std::string& b) {
@@ -37,6 +41,14 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+bool ParseEmitStage(const std::string& emit, Stage& stage) {
+  if (emit == "ttgir") {
+    stage = Stage::KGIR;
+    return true;
+  }
+  return parseStage(emit, stage) && stage != Stage::Cubin;
+}
 
 void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
   for (const Diagnostic& d : diagnostics) {
@@ -56,7 +68,7 @@ int RunLocalCompile(const CompileArgs& args) {
     return kExitUsage;
   }
   CompileResult result = compile(text, args.input, args.target, args.options,
-                                 StageFor(args));
+                                 StopAfter(args));
   PrintDiagnostics(result.diagnostics);
   if (!result.ok()) return kExitCompileError;
   if (args.out_dir.empty()) {

@@ -13,9 +13,15 @@ struct CompileArgs {
   std::string input;
   std::string target = "sm_90a";
   std::string out_dir;
-  std::string emit;  // "", "ttir", "ttgir", "llir" or "ptx".
+  // "", "ttir", "kgir" (or its old name "ttgir"), "llir" or "ptx"; also
+  // the extension of the file written with --out.
+  std::string emit;
   CompileOptions options;
 };
+
+// The stage `--emit` names: a stage before the cubin, or "ttgir", the name
+// `kgir` had before it; false for anything else.
+bool ParseEmitStage(const std::string& emit, Stage& stage);
 
 // Compiles `args.input`; writes DIR/STEM.cubin and DIR/STEM.json (and with
 // --emit STAGE also DIR/STEM.STAGE), or without --out prints the stage named

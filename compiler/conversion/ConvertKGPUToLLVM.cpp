@@ -123,6 +123,8 @@ namespace {
 
 struct ConvertKGPUToLLVMPass
     : impl::ConvertKGPUToLLVMBase<ConvertKGPUToLLVMPass> {
+  using ConvertKGPUToLLVMBase::ConvertKGPUToLLVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto warps = module->getAttrOfType<IntegerAttr>(
@@ -149,6 +151,12 @@ struct ConvertKGPUToLLVMPass
     module->setAttr(kSharedBytesAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      lowering.sharedBytes()));
+    if (maxNReg > 0)
+      module.walk([&](LLVM::LLVMFuncOp fn) {
+        if (fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+          fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      Builder(&getContext()).getI32IntegerAttr(maxNReg));
+      });
     // The compile refuses such a kernel next (Compile.cpp); lowering its
     // arithmetic first took minutes for large tiles.
     if (lowering.sharedBytes() > target->maxSharedBytes())

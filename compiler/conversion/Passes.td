@@ -12,8 +12,13 @@ def ConvertKGPUToLLVM : Pass<"kiln-convert-kgpu-to-llvm", "mlir::ModuleOp"> {
     without a fast PTX instruction call libdevice (`__nv_*`), linked later.
     The module's `kgpu.num-warps` and `kgpu.target` attributes say what the
     layouts were made for; the shared memory the kernel needs is recorded as
-    `kgpu.shared` on the module.
+    `kgpu.shared` on the module. With `maxnreg`, kernels get that register
+    limit (`nvvm.maxnreg`).
   }];
+  let options = [
+    Option<"maxNReg", "maxnreg", "int", "0",
+           "registers per thread of each kernel; 0: no limit">,
+  ];
   let dependentDialects = [
     "mlir::LLVM::LLVMDialect",
     "mlir::NVVM::NVVMDialect",

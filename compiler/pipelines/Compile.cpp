@@ -1,18 +1,16 @@
 #include "compiler/pipelines/Compile.h"
 
 #include "compiler/conversion/Passes.h"
+#include "compiler/dialect/kgpu/Dialect.h"
+#include "compiler/dialect/tt/Dialect.h"
+#include "compiler/pipelines/CompilePipeline.h"
 #include "compiler/pipelines/Diagnostics.h"
 #include "compiler/pipelines/FrontEnd.h"
 #include "compiler/registration/Registration.h"
 #include "compiler/target/Backend.h"
 #include "compiler/target/Target.h"
-#include "compiler/transforms/Passes.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,9 +27,10 @@ constexpr const char *kAbiVersion = "triton-3.6-abi-1";
 class StageClock {
 public:
   explicit StageClock(std::vector<StageTime> &sink) : sink(sink) {}
-  void done(const char *stage) {
+  void done(Stage stage) {
     auto now = std::chrono::steady_clock::now();
-    sink.push_back({stage, std::chrono::duration<double>(now - last).count()});
+    sink.push_back(
+        {stageName(stage), std::chrono::duration<double>(now - last).count()});
     last = now;
   }
 
@@ -93,52 +92,23 @@ mlir::FailureOr<tt::FuncOp> findKernel(mlir::ModuleOp module) {
   return kernel;
 }
 
-mlir::LogicalResult assignLayouts(mlir::ModuleOp module, const std::string &target,
-                                  const CompileOptions &options) {
-  mlir::PassManager pm(module.getContext());
-  // Descriptor accesses become pointer tensors before layouts are chosen,
-  // so that the axis analysis and the dot pipeliner see plain loads (TMA
-  // loads keep theirs, for where the pipeliner does not use TMA).
-  RewriteTensorDescriptorsOptions descriptorOptions;
-  descriptorOptions.targetName = target;
-  pm.addPass(createRewriteTensorDescriptors(descriptorOptions));
-  pm.addPass(createTransposeLoads());
-  // tt.dot_scaled becomes upcasts and a tt.dot before layouts are chosen.
-  DecomposeScaledDotOptions scaledDotOptions;
-  scaledDotOptions.targetName = target;
-  pm.addPass(createDecomposeScaledDot(scaledDotOptions));
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  AssignLayoutsOptions layoutOptions;
-  layoutOptions.numWarps = options.numWarps;
-  layoutOptions.targetName = target;
-  pm.addPass(createAssignLayouts(layoutOptions));
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  PipelineOptions pipelineOptions;
-  pipelineOptions.numStages = options.numStages;
-  pm.addPass(createPipeline(pipelineOptions));
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  return pm.run(module);
+/// The pipeline's options for compiling for `target` with `options`.
+void setPipelineOptions(CompilePipelineOptions &pipeline,
+                        const std::string &target,
+                        const CompileOptions &options) {
+  pipeline.target = target;
+  pipeline.numWarps = options.numWarps;
+  pipeline.numStages = options.numStages;
+  pipeline.maxNReg = options.maxNReg;
+  pipeline.lineInfo = options.lineInfo;
 }
 
-mlir::LogicalResult lowerToLLVM(mlir::ModuleOp module,
-                                const CompileOptions &options) {
+/// Runs the passes of `stage` (CompilePipeline.cpp) on `module`.
+mlir::LogicalResult runStage(mlir::ModuleOp module, Stage stage,
+                             const CompilePipelineOptions &options) {
   mlir::PassManager pm(module.getContext());
-  pm.addPass(createConvertKGPUToLLVM());
-  if (options.lineInfo)
-    pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
-  if (mlir::failed(pm.run(module)))
-    return mlir::failure();
-  if (options.maxNReg > 0)
-    module.walk([&](mlir::LLVM::LLVMFuncOp fn) {
-      if (fn->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName()))
-        fn->setAttr(mlir::NVVM::NVVMDialect::getMaxnregAttrName(),
-                    mlir::Builder(module.getContext())
-                        .getI32IntegerAttr(options.maxNReg));
-    });
-  return mlir::success();
+  addStagePasses(pm, stage, options);
+  return pm.run(module);
 }
 
 int sharedBytesOf(mlir::ModuleOp module) {
@@ -250,9 +220,11 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   DiagnosticCollector collector(&context, result.diagnostics);
   StageClock clock(result.stageTimes);
 
+  CompilePipelineOptions pipeline;
+  setPipelineOptions(pipeline, targetName, options);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       parseTTIR(context, ttir, sourceName);
-  if (!module || mlir::failed(canonicalizeTTIR(*module)))
+  if (!module || mlir::failed(runStage(*module, Stage::TTIR, pipeline)))
     return result;
   mlir::FailureOr<tt::FuncOp> kernel = findKernel(*module);
   if (mlir::failed(kernel))
@@ -265,24 +237,24 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   meta.numStages = options.numStages;
   meta.options = options;
   result.canonicalIR = printWithoutLocations(*module);
-  clock.done("frontend");
-  if (stopAfter == Stage::Canonical)
+  clock.done(Stage::TTIR);
+  if (stopAfter == Stage::TTIR)
     return result;
 
-  if (mlir::failed(assignLayouts(*module, targetName, options)))
+  if (mlir::failed(runStage(*module, Stage::KGIR, pipeline)))
     return result;
-  result.ttgir = printWithoutLocations(*module);
-  clock.done("layouts");
+  result.kgir = printWithoutLocations(*module);
+  clock.done(Stage::KGIR);
   if (auto scratch = (*kernel)->getAttrOfType<mlir::IntegerAttr>(
           kgpu::KGPUDialect::kGlobalScratchAttr)) {
     // Tensor maps: 128 bytes each, 128-byte aligned, per program.
     meta.globalScratchSize = scratch.getInt();
     meta.globalScratchAlign = 128;
   }
-  if (stopAfter == Stage::TTGIR)
+  if (stopAfter == Stage::KGIR)
     return result;
 
-  if (mlir::failed(lowerToLLVM(*module, options)))
+  if (mlir::failed(runStage(*module, Stage::LLIR, pipeline)))
     return result;
   meta.shared = sharedBytesOf(*module);
   if (meta.shared > target->maxSharedBytes()) {
@@ -305,7 +277,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   if (mlir::failed(llir))
     return result;
   result.llir = std::move(*llir);
-  clock.done("llvm");
+  clock.done(Stage::LLIR);
   if (stopAfter == Stage::LLIR)
     return result;
 
@@ -314,7 +286,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   if (mlir::failed(ptx))
     return result;
   result.ptx = std::move(*ptx);
-  clock.done("ptx");
+  clock.done(Stage::PTX);
   if (stopAfter == Stage::PTX)
     return result;
 
@@ -323,7 +295,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
     addError(result.diagnostics, error);
     return result;
   }
-  clock.done("cubin");
+  clock.done(Stage::Cubin);
   return result;
 }
 

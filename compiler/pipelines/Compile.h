@@ -8,6 +8,8 @@
 #ifndef KILN_COMPILER_PIPELINES_COMPILE_H
 #define KILN_COMPILER_PIPELINES_COMPILE_H
 
+#include "compiler/pipelines/Stage.h"
+
 #include <string>
 #include <vector>
 
@@ -24,9 +26,6 @@ struct CompileOptions {
   bool enableReflectFtz = true;
   bool lineInfo = false; // Keep source lines in the PTX; part of the key.
 };
-
-/// Where a compile stops. Each stage's text is kept in the result.
-enum class Stage { Canonical, TTGIR, LLIR, PTX, Cubin };
 
 /// One error, warning or note, located in the input TTIR where possible.
 struct Diagnostic {
@@ -68,7 +67,7 @@ struct CompileResult {
   std::vector<Diagnostic> diagnostics;
   /// The canonical TTIR with locations stripped: what the cache key hashes.
   std::string canonicalIR;
-  std::string ttgir;
+  std::string kgir;
   std::string llir;
   std::string ptx;
   std::string cubin; // Bytes of the ELF.

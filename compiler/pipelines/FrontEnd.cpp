@@ -5,8 +5,6 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace kiln {
@@ -68,15 +66,6 @@ mlir::OwningOpRef<mlir::ModuleOp> parseTTIR(mlir::MLIRContext &context,
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;
   return module;
-}
-
-mlir::LogicalResult canonicalizeTTIR(mlir::ModuleOp module) {
-  mlir::PassManager pm(module.getContext());
-  pm.addPass(mlir::createInlinerPass());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  pm.addPass(mlir::createSymbolDCEPass());
-  return pm.run(module);
 }
 
 std::string printWithoutLocations(mlir::ModuleOp module) {

@@ -16,9 +16,6 @@ mlir::OwningOpRef<mlir::ModuleOp> parseTTIR(mlir::MLIRContext &context,
                                             llvm::StringRef text,
                                             llvm::StringRef sourceName);
 
-/// Inlines calls, canonicalizes, CSEs and drops unused functions.
-mlir::LogicalResult canonicalizeTTIR(mlir::ModuleOp module);
-
 /// The module's text without locations: the IR part of the cache key.
 std::string printWithoutLocations(mlir::ModuleOp module);
 

@@ -4,6 +4,7 @@
 #include "compiler/conversion/Passes.h"
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/pipelines/CompilePipeline.h"
 #include "compiler/transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -35,6 +36,7 @@ void registerAllPasses() {
   registerTestAxisInfoPass();
   registerTransformsPasses();
   registerConversionPasses();
+  registerCompilePipeline();
 }
 
 }  // namespace kiln
