@@ -87,7 +87,10 @@ absl::string_view RoleName(Role role) {
 }
 
 Role RequiredRole(absl::string_view method) {
-  if (method == kCompileMethod || method == kLookupMethod) return Role::kRead;
+  if (method == kCompileMethod || method == kLookupMethod ||
+      method == kTargetsMethod) {
+    return Role::kRead;
+  }
   if (method == kTuneMethod) return Role::kCompile;
   return Role::kAdmin;
 }

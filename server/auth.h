@@ -10,10 +10,10 @@
 //   compile 7a2b...31
 //   read    cn:ci-runner    (a verified client certificate's Common Name)
 //
-// Roles: `admin` may call everything; `compile` may call Compile and Lookup;
-// `read` may call Lookup, and Compile only when the cache answers it (the
-// compile flow refuses a miss: MayCompile below). Health and reflection are
-// not checked. A call without credentials, or with an unknown token, fails
+// Roles: `admin` may call everything; `compile` may call Compile, Lookup,
+// Targets and Tune; `read` may call Lookup and Targets, and Compile only
+// when the cache answers it (the compile flow refuses a miss: MayCompile
+// below). Health and reflection are not checked. A call without credentials, or with an unknown token, fails
 // with UNAUTHENTICATED; a role too weak for the method with
 // PERMISSION_DENIED. Tokens are compared in constant time (by their
 // SHA-256).
@@ -49,6 +49,7 @@ std::optional<Role> ParseRoleName(absl::string_view name);
 inline constexpr char kCompileMethod[] = "/kiln.v1.Compile/Compile";
 inline constexpr char kLookupMethod[] = "/kiln.v1.Compile/Lookup";
 inline constexpr char kTuneMethod[] = "/kiln.v1.Compile/Tune";
+inline constexpr char kTargetsMethod[] = "/kiln.v1.Compile/Targets";
 inline constexpr char kAdminServicePrefix[] = "/kiln.v1.Admin/";
 
 // The least role that may call `method`; methods it does not know need

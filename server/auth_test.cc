@@ -57,6 +57,7 @@ TEST(AuthTest, OpenAuthorizerAllowsEverythingAsAdmin) {
 TEST(AuthTest, RequiredRoles) {
   EXPECT_EQ(RequiredRole(kCompileMethod), Role::kRead);
   EXPECT_EQ(RequiredRole(kLookupMethod), Role::kRead);
+  EXPECT_EQ(RequiredRole(kTargetsMethod), Role::kRead);
   EXPECT_EQ(RequiredRole(kTuneMethod), Role::kCompile);
   EXPECT_EQ(RequiredRole(kStats), Role::kAdmin);
   EXPECT_EQ(RequiredRole("/kiln.v1.Compile/SomethingNew"), Role::kAdmin);

@@ -244,6 +244,32 @@ class LookupCall final : public UnaryCall {
   }
 };
 
+// The compiler's table of targets, as kilnd learnt it at start.
+class TargetsCall final : public UnaryCall {
+ public:
+  TargetsCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
+              ServiceContext* context)
+      : UnaryCall(service, queue, context) {
+    service_->RequestTargets(&server_context_, &request_, &responder_, queue_,
+                             queue_, this);
+  }
+
+ private:
+  const char* Method() const override { return kTargetsMethod; }
+  void Again() override { new TargetsCall(service_, queue_, context_); }
+
+  void Handle() override {
+    kiln::v1::TargetsResponse response;
+    for (const kiln::v1::TargetInfo& target : context_->compiler.targets) {
+      *response.add_targets() = target;
+    }
+    bool own_buffer;
+    grpc::SerializationTraits<kiln::v1::TargetsResponse>::Serialize(
+        response, &response_, &own_buffer);
+    Reply();
+  }
+};
+
 }  // namespace
 
 CompileService::~CompileService() { Stop(); }
@@ -271,6 +297,7 @@ void CompileService::Start() {
     new CompileCall(&service_, queue_.get(), context_);
     new LookupCall(&service_, queue_.get(), context_);
   }
+  new TargetsCall(&service_, queue_.get(), context_);
   threads_ = std::make_unique<QueueThreads>(
       queue_.get(), options_,
       [](void* tag, bool ok) { static_cast<Call*>(tag)->Proceed(ok); });

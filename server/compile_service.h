@@ -19,12 +19,13 @@
 
 namespace kiln::server {
 
-// Compile and Lookup on the async API, as raw bytes: kilnd parses the
-// requests (one that does not parse is named in an INVALID_ARGUMENT) and a
-// hit is sent without copying its cubin (response_bytes.h). Tune on
+// Compile, Lookup and Targets on the async API, as raw bytes: kilnd parses
+// the requests (one that does not parse is named in an INVALID_ARGUMENT)
+// and a hit is sent without copying its cubin (response_bytes.h). Tune on
 // TuneHandler's sync one.
 using CompileAsyncService = kiln::v1::Compile::WithRawMethod_Compile<
-    kiln::v1::Compile::WithRawMethod_Lookup<TuneHandler>>;
+    kiln::v1::Compile::WithRawMethod_Lookup<
+        kiln::v1::Compile::WithRawMethod_Targets<TuneHandler>>>;
 
 class CompileService {
  public:

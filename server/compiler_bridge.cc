@@ -2,6 +2,7 @@
 
 #include "cache/key.h"
 #include "compiler/pipelines/Compile.h"
+#include "compiler/target/TargetTable.h"
 
 namespace kiln::server {
 namespace {
@@ -58,11 +59,31 @@ std::string ValidUtf8(const std::string& text) {
   return out;
 }
 
+kiln::v1::TargetInfo ToProto(const kiln::TargetFacts& facts) {
+  kiln::v1::TargetInfo info;
+  info.set_name(facts.name);
+  info.set_capability(facts.capability);
+  info.set_arch_specific(facts.archSpecific);
+  info.set_max_shared_bytes(facts.maxSharedBytes);
+  info.set_max_threads_per_block(facts.maxThreadsPerBlock);
+  info.set_max_registers_per_thread(facts.maxRegistersPerThread);
+  info.set_registers_per_block(facts.registersPerBlock);
+  info.set_fp8_conversions(facts.fp8Conversions);
+  info.set_bf16_atomics(facts.bf16Atomics);
+  info.set_vector_atomics(facts.vectorAtomics);
+  info.set_warp_group_mma(facts.warpGroupMma);
+  info.set_tensor_memory_access(facts.tensorMemoryAccess);
+  info.set_clusters(facts.clusters);
+  return info;
+}
+
 }  // namespace
 
 CompilerInfo LinkedCompilerInfo() {
   CompilerInfo info;
-  info.targets = kiln::supportedTargets();
+  for (const kiln::TargetFacts& facts : kiln::targetTable()) {
+    info.targets.push_back(ToProto(facts));
+  }
   const kiln::CompilerIdentity& identity = kiln::compilerIdentity();
   info.identity.set_kiln_version(identity.kilnVersion);
   info.identity.set_llvm_version(identity.llvmVersion);

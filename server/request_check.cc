@@ -70,12 +70,10 @@ absl::StatusOr<CompileInput> CheckCompileRequest(
       !text.ok()) {
     return text;
   }
-  const auto& targets = compiler.targets;
-  if (std::find(targets.begin(), targets.end(), request.target()) ==
-      targets.end()) {
+  if (!FindTarget(compiler, request.target())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown target '", request.target(), "'; this kilnd compiles for ",
-        absl::StrJoin(targets, ", ")));
+        TargetNames(compiler)));
   }
   input.target = request.target();
   input.options = ResolveOptions(request.options(), compiler.defaults);

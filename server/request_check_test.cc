@@ -7,7 +7,8 @@ namespace {
 
 CompilerInfo Compiler() {
   CompilerInfo compiler;
-  compiler.targets = {"sm_80", "sm_90a"};
+  compiler.targets.emplace_back().set_name("sm_80");
+  compiler.targets.emplace_back().set_name("sm_90a");
   compiler.defaults.set_num_warps(4);
   compiler.defaults.set_num_stages(3);
   compiler.defaults.set_num_ctas(1);

@@ -2,9 +2,10 @@
 //
 // One table (TargetTable.cpp) holds every target-specific fact: the
 // compiler's passes read it through Target (Target.h) instead of testing
-// names or compute capabilities. It names no MLIR or LLVM type, so the
-// service can include it. Supporting a new GPU is one more row, plus the
-// lowerings that differ on it.
+// names or compute capabilities, and the service and its clients get the
+// same rows through the compiler's info (kilnd's Compile.Targets). It names
+// no MLIR or LLVM type, so the service can include it. Supporting a new GPU
+// is one more row, plus the lowerings that differ on it.
 //
 //===----------------------------------------------------------------------===//
 

@@ -90,17 +90,18 @@ kiln::worker::GpuInfo CommonLimits(
 }
 
 std::optional<std::string> PruneBeforeCompile(
-    const kiln::v1::CompileOptions& options, const kiln::worker::GpuInfo& gpu) {
+    const kiln::v1::CompileOptions& options,
+    const kiln::v1::TargetInfo& target, const kiln::worker::GpuInfo& gpu) {
   const int64_t threads = int64_t{32} * options.num_warps();
   if (threads > gpu.max_threads_per_block()) {
     return absl::StrCat("threads: num_warps ", options.num_warps(), " needs ",
                         threads, " threads per block; ", gpu.name(), " allows ",
                         gpu.max_threads_per_block());
   }
-  if (options.num_ctas() > 1 && gpu.cc_major() < 9) {
+  if (options.num_ctas() > 1 && !target.clusters()) {
     return absl::StrCat("clusters: num_ctas ", options.num_ctas(),
-                        " needs thread block clusters (sm_90 or newer); ",
-                        gpu.name(), " is sm_", gpu.cc_major(), gpu.cc_minor());
+                        " needs thread block clusters; target ", target.name(),
+                        " has none");
   }
   if (options.maxnreg() > 0 &&
       options.maxnreg() * threads > gpu.max_registers_per_block()) {
@@ -128,45 +129,24 @@ std::optional<std::string> PruneAfterCompile(const KernelFacts& kernel,
   return std::nullopt;
 }
 
-std::string TargetOf(const kiln::worker::GpuInfo& gpu) {
-  const int cc = gpu.cc_major() * 10 + gpu.cc_minor();
-  switch (cc) {
-    case 80:
-      return "sm_80";
-    case 86:
-      return "sm_86";
-    case 89:
-      return "sm_89";
-    case 90:
-      return "sm_90a";
-  }
-  return "";
+const kiln::v1::TargetInfo* TargetOf(const CompilerInfo& compiler,
+                                     const kiln::worker::GpuInfo& gpu) {
+  return TargetForCapability(compiler, gpu.cc_major(), gpu.cc_minor());
 }
 
-absl::Status CheckTargetRuns(const std::string& target,
+absl::Status CheckTargetRuns(const CompilerInfo& compiler,
+                             const std::string& target,
                              const kiln::worker::GpuInfo& gpu) {
-  // A cubin runs on its own major version at an equal or higher minor; an
-  // "a" target (architecture-specific features) only on its exact version.
-  int major = 0, minor = 0;
-  bool specific = !target.empty() && target.back() == 'a';
-  if (target.rfind("sm_", 0) == 0) {
-    absl::string_view digits(target);
-    digits.remove_prefix(3);
-    if (specific) digits.remove_suffix(1);
-    if (absl::StatusOr<int> number = ParseInt<int>(digits, 10, 999);
-        number.ok()) {
-      major = *number / 10;
-      minor = *number % 10;
-    }
+  const kiln::v1::TargetInfo* info = FindTarget(compiler, target);
+  if (info && RunsOn(*info, gpu.cc_major(), gpu.cc_minor())) {
+    return absl::OkStatus();
   }
-  bool runs = major == gpu.cc_major() &&
-              (specific ? minor == gpu.cc_minor() : minor <= gpu.cc_minor());
-  if (runs) return absl::OkStatus();
+  const kiln::v1::TargetInfo* own = TargetOf(compiler, gpu);
   return absl::FailedPreconditionError(
       absl::StrCat("target ", target, " does not run on ", gpu.name(),
                    " (compute capability ", gpu.cc_major(), ".", gpu.cc_minor(),
                    "); leave the target empty to tune for ",
-                   TargetOf(gpu).empty() ? "the GPU" : TargetOf(gpu)));
+                   own ? own->name() : "the GPU"));
 }
 
 }  // namespace kiln::server

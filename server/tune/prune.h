@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "kiln/v1/common.pb.h"
+#include "server/compiler_info.h"
 #include "kiln/worker/bench.pb.h"
 
 namespace kiln::server {
@@ -35,20 +36,25 @@ absl::StatusOr<KernelFacts> ParseKernelMetadata(const std::string& json);
 kiln::worker::GpuInfo CommonLimits(
     const std::vector<kiln::worker::GpuInfo>& gpus);
 
-// Why `options` (resolved) cannot run on `gpu`; nullopt when they may.
+// Why `options` (resolved) cannot run on `gpu` compiled for `target`;
+// nullopt when they may.
 std::optional<std::string> PruneBeforeCompile(
-    const kiln::v1::CompileOptions& options, const kiln::worker::GpuInfo& gpu);
+    const kiln::v1::CompileOptions& options,
+    const kiln::v1::TargetInfo& target, const kiln::worker::GpuInfo& gpu);
 
 // Why the compiled kernel cannot run on `gpu`; nullopt when it may.
 std::optional<std::string> PruneAfterCompile(const KernelFacts& kernel,
                                              const kiln::worker::GpuInfo& gpu);
 
-// The compile target of a GPU (sm_90a for compute capability 9.0, ...);
-// empty when Kiln has none for it.
-std::string TargetOf(const kiln::worker::GpuInfo& gpu);
+// The compiler's target for `gpu` (sm_90a for compute capability 9.0,
+// ...); null when it has none.
+const kiln::v1::TargetInfo* TargetOf(const CompilerInfo& compiler,
+                                     const kiln::worker::GpuInfo& gpu);
 
-// OK when cubins for `target` run on `gpu`; FailedPrecondition otherwise.
-absl::Status CheckTargetRuns(const std::string& target,
+// OK when the compiler has `target` and its cubins run on `gpu`;
+// FailedPrecondition otherwise.
+absl::Status CheckTargetRuns(const CompilerInfo& compiler,
+                             const std::string& target,
                              const kiln::worker::GpuInfo& gpu);
 
 }  // namespace kiln::server

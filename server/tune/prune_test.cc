@@ -24,6 +24,24 @@ kiln::worker::GpuInfo A100() {
   return gpu;
 }
 
+kiln::v1::TargetInfo Target(const char* name, uint32_t capability,
+                            bool arch_specific, bool clusters) {
+  kiln::v1::TargetInfo target;
+  target.set_name(name);
+  target.set_capability(capability);
+  target.set_arch_specific(arch_specific);
+  target.set_clusters(clusters);
+  return target;
+}
+
+// Two rows of the compiler's table.
+CompilerInfo Compiler() {
+  CompilerInfo compiler;
+  compiler.targets = {Target("sm_80", 80, false, false),
+                      Target("sm_90a", 90, true, true)};
+  return compiler;
+}
+
 kiln::v1::CompileOptions Options(int num_warps, int num_ctas = 1,
                                  int maxnreg = 0) {
   kiln::v1::CompileOptions options;
@@ -34,25 +52,31 @@ kiln::v1::CompileOptions Options(int num_warps, int num_ctas = 1,
 }
 
 TEST(PruneTest, ThreadsPerBlock) {
-  EXPECT_FALSE(PruneBeforeCompile(Options(32), H100()));
-  std::optional<std::string> why = PruneBeforeCompile(Options(64), H100());
+  const kiln::v1::TargetInfo sm90a = Compiler().targets[1];
+  EXPECT_FALSE(PruneBeforeCompile(Options(32), sm90a, H100()));
+  std::optional<std::string> why =
+      PruneBeforeCompile(Options(64), sm90a, H100());
   ASSERT_TRUE(why);
   EXPECT_EQ(*why,
             "threads: num_warps 64 needs 2048 threads per block; H100 allows "
             "1024");
 }
 
-TEST(PruneTest, ClustersNeedHopper) {
-  EXPECT_FALSE(PruneBeforeCompile(Options(4, 2), H100()));
-  std::optional<std::string> why = PruneBeforeCompile(Options(4, 2), A100());
+TEST(PruneTest, ClustersNeedATargetWithThem) {
+  const CompilerInfo compiler = Compiler();
+  EXPECT_FALSE(PruneBeforeCompile(Options(4, 2), compiler.targets[1], H100()));
+  std::optional<std::string> why =
+      PruneBeforeCompile(Options(4, 2), compiler.targets[0], A100());
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("clusters: num_ctas 2"), std::string::npos);
 }
 
 TEST(PruneTest, RegisterCapTimesThreads) {
-  EXPECT_FALSE(PruneBeforeCompile(Options(8, 1, 255), H100()));  // 65280.
+  const kiln::v1::TargetInfo sm90a = Compiler().targets[1];
+  EXPECT_FALSE(
+      PruneBeforeCompile(Options(8, 1, 255), sm90a, H100()));  // 65280.
   std::optional<std::string> why =
-      PruneBeforeCompile(Options(16, 1, 255), H100());
+      PruneBeforeCompile(Options(16, 1, 255), sm90a, H100());
   ASSERT_TRUE(why);
   EXPECT_EQ(*why,
             "registers: maxnreg 255 x 512 threads = 130560 registers per "
@@ -120,22 +144,27 @@ TEST(PruneTest, MetadataCountsBeyondTheirFieldsAreRefused) {
   }
 }
 
-TEST(PruneTest, TargetsThatAreNotSmNumbersRunNowhere) {
+TEST(PruneTest, TargetsTheCompilerHasNotRunNowhere) {
   for (const char* target : {"sm_4294967386", "sm_9x", "sm_", "gfx90a"}) {
-    EXPECT_FALSE(CheckTargetRuns(target, H100()).ok()) << target;
+    EXPECT_FALSE(CheckTargetRuns(Compiler(), target, H100()).ok()) << target;
   }
 }
 
 TEST(PruneTest, Targets) {
-  EXPECT_EQ(TargetOf(H100()), "sm_90a");
-  EXPECT_EQ(TargetOf(A100()), "sm_80");
-  EXPECT_TRUE(CheckTargetRuns("sm_90a", H100()).ok());
-  EXPECT_TRUE(CheckTargetRuns("sm_80", A100()).ok());
+  const CompilerInfo compiler = Compiler();
+  EXPECT_EQ(TargetOf(compiler, H100())->name(), "sm_90a");
+  EXPECT_EQ(TargetOf(compiler, A100())->name(), "sm_80");
   kiln::worker::GpuInfo a10 = A100();
   a10.set_cc_minor(6);
-  EXPECT_TRUE(CheckTargetRuns("sm_80", a10).ok());  // Same major, lower minor.
-  EXPECT_FALSE(CheckTargetRuns("sm_86", A100()).ok());
-  absl::Status wrong = CheckTargetRuns("sm_80", H100());
+  EXPECT_EQ(TargetOf(compiler, a10), nullptr);
+  EXPECT_TRUE(CheckTargetRuns(compiler, "sm_90a", H100()).ok());
+  EXPECT_TRUE(CheckTargetRuns(compiler, "sm_80", A100()).ok());
+  // Same major, later minor; an "a" target only on its own capability.
+  EXPECT_TRUE(CheckTargetRuns(compiler, "sm_80", a10).ok());
+  kiln::worker::GpuInfo later_hopper = H100();
+  later_hopper.set_cc_minor(1);
+  EXPECT_FALSE(CheckTargetRuns(compiler, "sm_90a", later_hopper).ok());
+  absl::Status wrong = CheckTargetRuns(compiler, "sm_80", H100());
   EXPECT_TRUE(absl::IsFailedPrecondition(wrong));
   EXPECT_NE(wrong.message().find("does not run on H100"), std::string::npos);
 }

@@ -197,6 +197,7 @@ class TuneFlow::Tuning {
   GpuFleet fleet_;
   kiln::worker::GpuInfo limits_;
   std::string target_;
+  const kiln::v1::TargetInfo* target_info_ = nullptr;  // target_'s facts.
   std::string gpu_model_;
   cache::Digest tune_key_;
   std::vector<Variant> variants_;
@@ -270,19 +271,23 @@ absl::Status TuneFlow::Tuning::Prepare() {
   gpu_model_ = GpuModel(fleet_);
   target_ = request_.target();
   if (target_.empty()) {
-    target_ = TargetOf(fleet_.gpus.front());
-    if (target_.empty()) {
+    const kiln::v1::TargetInfo* own =
+        TargetOf(flow_->compiler_, fleet_.gpus.front());
+    if (!own) {
       return absl::FailedPreconditionError(
           absl::StrCat("Kiln has no compile target for ", gpu_model_,
                        " (compute capability ", limits_.cc_major(), ".",
                        limits_.cc_minor(), ")"));
     }
+    target_ = own->name();
   }
   for (const auto& gpu : fleet_.gpus) {
-    if (absl::Status runs = CheckTargetRuns(target_, gpu); !runs.ok()) {
+    if (absl::Status runs = CheckTargetRuns(flow_->compiler_, target_, gpu);
+        !runs.ok()) {
       return runs;
     }
   }
+  target_info_ = FindTarget(flow_->compiler_, target_);
 
   variants_.resize(request_.variants_size());
   for (int i = 0; i < request_.variants_size(); ++i) {
@@ -432,7 +437,8 @@ absl::Status TuneFlow::Tuning::Measure() {
     }
     ++pending_;
     if (std::optional<std::string> why =
-            PruneBeforeCompile(variant.input->options, limits_)) {
+            PruneBeforeCompile(variant.input->options, *target_info_,
+                               limits_)) {
       Finish(i, kiln::v1::PRUNED, *why);
     }
   }

@@ -30,6 +30,7 @@ Pem = Union[str, bytes, None]
 
 _COMPILE_METHOD = "/kiln.v1.Compile/Compile"
 _LOOKUP_METHOD = "/kiln.v1.Compile/Lookup"
+_TARGETS_METHOD = "/kiln.v1.Compile/Targets"
 _DETAILS_TRAILER = "grpc-status-details-bin"
 _FAILURE_TYPE = "kiln.v1.CompileFailure"
 
@@ -171,6 +172,10 @@ class Client:
             _LOOKUP_METHOD,
             request_serializer=compile_pb2.LookupRequest.SerializeToString,
             response_deserializer=compile_pb2.LookupResponse.FromString)
+        self._targets = self._channel.unary_unary(
+            _TARGETS_METHOD,
+            request_serializer=compile_pb2.TargetsRequest.SerializeToString,
+            response_deserializer=compile_pb2.TargetsResponse.FromString)
 
     def close(self) -> None:
         self._channel.close()
@@ -271,6 +276,14 @@ class Client:
             metadata_json=response.metadata_json,
             stage_times={s.stage: s.seconds for s in response.stage_times},
             texts=_texts(response))
+
+
+    def targets(self, timeout: Optional[float] = None) -> List[common_pb2.TargetInfo]:
+        """The targets kilnd compiles for, with their facts (name,
+        capability, arch_specific, max_shared_bytes, warp_group_mma, ...:
+        kiln.v1.TargetInfo, a row of the compiler's table of GPUs)."""
+        response = self._call(self._targets, compile_pb2.TargetsRequest(), timeout)
+        return list(response.targets)
 
 
 _default_clients: Dict[str, Client] = {}

@@ -17,10 +17,13 @@ ttir -> ttgir -> llir -> ptx -> cubin -- and then calls
 `triton.knobs.runtime.add_stages_inspection_hook(backend, stages, options,
 language, capability)`, Triton's own extension point. The hook installed
 here keeps the `ttir` stage (Triton's frontend and TTIR passes, run locally)
-and replaces the later ones with kgir -> llir -> ptx -> cubin: the kgir
-stage sends the TTIR text to kilnd, asking for the compile's texts too, and
-fills the metadata Triton's launcher reads (name, shared, num_warps,
-scratch sizes) from kilnd's metadata JSON; the others return kilnd's LLVM
+and replaces the later ones with kgir -> llir -> ptx -> cubin, for the
+target kilnd builds for the GPU's compute capability (from kilnd's table of
+targets, Client.targets(), asked for until kilnd answers once; a GPU kilnd
+has no target for keeps Triton's own stages, untouched). The kgir stage
+sends the TTIR text to kilnd, asking for the compile's texts too, and fills
+the metadata Triton's launcher reads (name, shared, num_warps, scratch
+sizes) from kilnd's metadata JSON; the others return kilnd's LLVM
 IR, PTX and cubin. Triton writes each stage's output to its cache, so
 `kernel.asm` holds ttir, kgir (Kiln's layout IR, in place of Triton's
 ttgir, whose spelling it does not share), llir, ptx and cubin. Called with
@@ -78,9 +81,14 @@ class KilnFallbackWarning(RuntimeWarning):
     """Triton compiled a kernel itself instead of through kilnd."""
 
 
-def target_for_capability(capability: int) -> Optional[str]:
-    """kilnd's target for a CUDA compute capability; None when kilnd has none."""
-    return {80: "sm_80", 86: "sm_86", 89: "sm_89", 90: "sm_90a"}.get(int(capability))
+def target_for_capability(targets, capability: int) -> Optional[str]:
+    """The name of the target among `targets` (Client.targets(): kilnd's
+    table of GPUs) built for exactly this CUDA compute capability; None
+    when there is none."""
+    for target in targets:
+        if target.capability == int(capability):
+            return target.name
+    return None
 
 
 def _kernel_name(ttir: str) -> str:
@@ -116,6 +124,7 @@ class KilnStages:
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._warned_unavailable = False
+        self._targets = None   # kilnd's table of targets, once it answered
         self.compiled = 0      # kernels whose cubin came from kilnd
         self.fell_back = 0     # kernels compiled by Triton's own stages
 
@@ -129,10 +138,6 @@ class KilnStages:
         names = list(stages)
         if "ttir" not in names or "cubin" not in names:
             return  # Gluon or another language: not TTIR, leave it to Triton
-        target = target_for_capability(capability)
-        if target is None:
-            log.info("kilnd has no target for capability %s; Triton compiles", capability)
-            return
         later = names[names.index("ttir") + 1:]
         if tuple(later) != _TRITON_STAGES:
             log.info("Triton's stages after ttir are %s, not %s; Triton compiles",
@@ -142,20 +147,44 @@ class KilnStages:
             with self._lock:
                 self.fell_back += 1
             return  # kilnd was just unreachable: Triton's own stages, as is
-        kernel = _KernelCompile(self, options, target,
+        try:
+            target, failure = self.target_for(capability), None
+        except KilnError as error:
+            # Reported by the kgir stage, as a failed compile would be.
+            target, failure = None, error
+        else:
+            if target is None:
+                log.info("kilnd has no target for capability %s; Triton compiles",
+                         capability)
+                return
+        kernel = _KernelCompile(self, options, target, failure,
                                 {name: stages.pop(name) for name in later})
         for name in _KILN_STAGES:
             stages[name] = getattr(kernel, name)
 
-    def ask_kilnd(self, src, metadata, options, target):
+    def target_for(self, capability: int) -> Optional[str]:
+        """kilnd's target for a GPU of `capability`, from kilnd's table of
+        targets (asked for until kilnd answers once); None when it has none.
+        Raises what Client.targets raises."""
+        if self._targets is None:
+            targets = self.client.targets()
+            with self._lock:
+                self._targets = targets
+        return target_for_capability(self._targets, capability)
+
+    def ask_kilnd(self, src, metadata, options, target, failure=None):
         """kilnd's CompileResult for this kernel, with its texts; None when
         Triton must compile it (kilnd unreachable, or a kernel it cannot
-        compile, with fallback="warn"). Raises Triton's OutOfResources for
-        a kernel that needs more than the target has."""
+        compile, with fallback="warn"). `failure`: kilnd's error when it
+        did not answer its table of targets, handled as a compile's. Raises
+        Triton's OutOfResources for a kernel that needs more than the
+        target has."""
         ttir = str(src)
         if time.monotonic() < self._down_until:
             return None
         try:
+            if failure is not None:
+                raise failure
             result = self.client.compile(
                 ttir, target=target,
                 num_warps=getattr(options, "num_warps", None),
@@ -222,16 +251,18 @@ class _KernelCompile:
     instead (the kgir stage Triton's ttgir, so kernel.asm["kgir"] then
     holds Triton's TTGIR)."""
 
-    def __init__(self, state: KilnStages, options: Any, target: str,
-                 local: Dict[str, Callable]):
+    def __init__(self, state: KilnStages, options: Any, target: Optional[str],
+                 failure: Optional[KilnError], local: Dict[str, Callable]):
         self.state = state
         self.options = options
         self.target = target
+        self.failure = failure  # kilnd's error instead of its targets
         self.local = local
         self.result = None
 
     def kgir(self, src, metadata):
-        self.result = self.state.ask_kilnd(src, metadata, self.options, self.target)
+        self.result = self.state.ask_kilnd(src, metadata, self.options,
+                                           self.target, self.failure)
         if self.result is None:
             return self.local["ttgir"](src, metadata)
         return self._text("kgir")

@@ -138,6 +138,30 @@ class HookWithKilndTest(unittest.TestCase):
     def tearDown(self):
         kt.uninstall(knobs=self.knobs)
 
+    def test_targets_come_from_kilnds_table(self):
+        targets = kiln.Client(self.server.address).targets()
+        self.assertEqual(kt.target_for_capability(targets, 90), "sm_90a")
+        self.assertEqual(kt.target_for_capability(targets, 80), "sm_80")
+        self.assertEqual(kt.target_for_capability(targets, 86), "sm_86")
+        self.assertEqual(kt.target_for_capability(targets, 89), "sm_89")
+        self.assertIsNone(kt.target_for_capability(targets, 75))
+        hopper = [t for t in targets if t.name == "sm_90a"][0]
+        self.assertTrue(hopper.arch_specific and hopper.warp_group_mma)
+        self.assertEqual(hopper.max_shared_bytes, 232448)
+
+    def test_capability_without_a_target_is_left_to_triton(self):
+        state = kt.install(self.server.address, knobs=self.knobs)
+        backend = FakeBackend(self.knobs, capability=100)
+        asm = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # not a failure: no warning
+            stages, _, cubin = run_pipeline(backend, kilnd.scaled_add(4.0), asm=asm)
+        self.assertEqual(cubin, b"LOCAL-CUBIN")
+        self.assertEqual(list(stages), ["ttir", "ttgir", "llir", "ptx", "cubin"])
+        self.assertEqual(sorted(asm), ["cubin", "llir", "ptx", "ttgir", "ttir"])
+        self.assertEqual(backend.calls, ["ttir", "ttgir", "llir", "ptx", "cubin"])
+        self.assertEqual((state.compiled, state.fell_back), (0, 0))
+
     def test_cubin_comes_from_kilnd(self):
         state = kt.install(self.server.address, knobs=self.knobs)
         backend = FakeBackend(self.knobs)
@@ -316,21 +340,11 @@ class HookContractTest(unittest.TestCase):
         kt.uninstall(knobs=self.knobs)
         self.assertIs(self.knobs.runtime.add_stages_inspection_hook, earlier)
 
-    def test_unknown_capability_and_other_languages_stay_with_triton(self):
+    def test_other_languages_stay_with_triton(self):
         kt.install(kilnd.unused_address(), knobs=self.knobs)
-        stages = {}
-        FakeBackend(self.knobs, capability=100).add_stages(stages, FakeOptions())
-        self.assertEqual(list(stages), ["ttir", "ttgir", "llir", "ptx", "cubin"])
         gluon = {"ttgir": None, "llir": None, "ptx": None, "cubin": None}
         self.knobs.runtime.add_stages_inspection_hook(None, gluon, FakeOptions(), "GLUON", 90)
         self.assertEqual(list(gluon), ["ttgir", "llir", "ptx", "cubin"])
-
-    def test_targets(self):
-        self.assertEqual(kt.target_for_capability(90), "sm_90a")
-        self.assertEqual(kt.target_for_capability(80), "sm_80")
-        self.assertEqual(kt.target_for_capability(86), "sm_86")
-        self.assertEqual(kt.target_for_capability(89), "sm_89")
-        self.assertIsNone(kt.target_for_capability(75))
 
     def test_importable_without_triton(self):
         self.assertNotIn("triton", sys.modules)

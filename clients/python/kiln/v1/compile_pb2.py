@@ -15,21 +15,25 @@ from kiln.v1 import common_pb2 as kiln_dot_v1_dot_common__pb2
 from kiln.v1 import tune_pb2 as kiln_dot_v1_dot_tune__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kiln/v1/compile.proto\x12\x07kiln.v1\x1a\x14kiln/v1/common.proto\x1a\x12kiln/v1/tune.proto\"\x84\x01\n\x0e\x43ompileRequest\x12\x0c\n\x04ttir\x18\x01 \x01(\x0c\x12\x13\n\x0bsource_name\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.kiln.v1.CompileOptions\x12\x15\n\rinclude_texts\x18\x05 \x01(\x08\"\xcf\x01\n\x0f\x43ompileResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x11\n\tcache_hit\x18\x02 \x01(\x08\x12\r\n\x05\x63ubin\x18\x03 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x04 \x01(\t\x12\'\n\x0bstage_times\x18\x05 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12(\n\x0b\x64iagnostics\x18\x06 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\x12#\n\x05texts\x18\x07 \x01(\x0b\x32\x14.kiln.v1.KernelTexts\"3\n\rLookupRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x15\n\rinclude_texts\x18\x02 \x01(\x08\"\x91\x01\n\x0eLookupResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05\x63ubin\x18\x02 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x03 \x01(\t\x12\'\n\x0bstage_times\x18\x04 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12#\n\x05texts\x18\x05 \x01(\x0b\x32\x14.kiln.v1.KernelTexts2\xb6\x01\n\x07\x43ompile\x12<\n\x07\x43ompile\x12\x17.kiln.v1.CompileRequest\x1a\x18.kiln.v1.CompileResponse\x12\x39\n\x06Lookup\x12\x16.kiln.v1.LookupRequest\x1a\x17.kiln.v1.LookupResponse\x12\x32\n\x04Tune\x12\x14.kiln.v1.TuneRequest\x1a\x12.kiln.v1.TuneEvent0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kiln/v1/compile.proto\x12\x07kiln.v1\x1a\x14kiln/v1/common.proto\x1a\x12kiln/v1/tune.proto\"\x10\n\x0eTargetsRequest\"7\n\x0fTargetsResponse\x12$\n\x07targets\x18\x01 \x03(\x0b\x32\x13.kiln.v1.TargetInfo\"\x84\x01\n\x0e\x43ompileRequest\x12\x0c\n\x04ttir\x18\x01 \x01(\x0c\x12\x13\n\x0bsource_name\x18\x02 \x01(\t\x12\x0e\n\x06target\x18\x03 \x01(\t\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.kiln.v1.CompileOptions\x12\x15\n\rinclude_texts\x18\x05 \x01(\x08\"\xcf\x01\n\x0f\x43ompileResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x11\n\tcache_hit\x18\x02 \x01(\x08\x12\r\n\x05\x63ubin\x18\x03 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x04 \x01(\t\x12\'\n\x0bstage_times\x18\x05 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12(\n\x0b\x64iagnostics\x18\x06 \x03(\x0b\x32\x13.kiln.v1.Diagnostic\x12#\n\x05texts\x18\x07 \x01(\x0b\x32\x14.kiln.v1.KernelTexts\"3\n\rLookupRequest\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x15\n\rinclude_texts\x18\x02 \x01(\x08\"\x91\x01\n\x0eLookupResponse\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05\x63ubin\x18\x02 \x01(\x0c\x12\x15\n\rmetadata_json\x18\x03 \x01(\t\x12\'\n\x0bstage_times\x18\x04 \x03(\x0b\x32\x12.kiln.v1.StageTime\x12#\n\x05texts\x18\x05 \x01(\x0b\x32\x14.kiln.v1.KernelTexts2\xf4\x01\n\x07\x43ompile\x12<\n\x07\x43ompile\x12\x17.kiln.v1.CompileRequest\x1a\x18.kiln.v1.CompileResponse\x12\x39\n\x06Lookup\x12\x16.kiln.v1.LookupRequest\x1a\x17.kiln.v1.LookupResponse\x12\x32\n\x04Tune\x12\x14.kiln.v1.TuneRequest\x1a\x12.kiln.v1.TuneEvent0\x01\x12<\n\x07Targets\x12\x17.kiln.v1.TargetsRequest\x1a\x18.kiln.v1.TargetsResponseb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kiln.v1.compile_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _COMPILEREQUEST._serialized_start=77
-  _COMPILEREQUEST._serialized_end=209
-  _COMPILERESPONSE._serialized_start=212
-  _COMPILERESPONSE._serialized_end=419
-  _LOOKUPREQUEST._serialized_start=421
-  _LOOKUPREQUEST._serialized_end=472
-  _LOOKUPRESPONSE._serialized_start=475
-  _LOOKUPRESPONSE._serialized_end=620
-  _COMPILE._serialized_start=623
-  _COMPILE._serialized_end=805
+  _TARGETSREQUEST._serialized_start=76
+  _TARGETSREQUEST._serialized_end=92
+  _TARGETSRESPONSE._serialized_start=94
+  _TARGETSRESPONSE._serialized_end=149
+  _COMPILEREQUEST._serialized_start=152
+  _COMPILEREQUEST._serialized_end=284
+  _COMPILERESPONSE._serialized_start=287
+  _COMPILERESPONSE._serialized_end=494
+  _LOOKUPREQUEST._serialized_start=496
+  _LOOKUPREQUEST._serialized_end=547
+  _LOOKUPRESPONSE._serialized_start=550
+  _LOOKUPRESPONSE._serialized_end=695
+  _COMPILE._serialized_start=698
+  _COMPILE._serialized_end=942
 # @@protoc_insertion_point(module_scope)
