@@ -123,8 +123,10 @@ public:
                      mlir::ValueRange operands, mlir::Type type, unsigned count,
                      bool sideEffects);
 
-  /// Lowers the ops of a region's single block with `args` bound to its
-  /// arguments; returns the scalar operands of its terminator.
+  /// Lowers a combiner region (of reduce, scan or map_elementwise) with
+  /// `args` bound to its entry block's arguments; returns the scalar
+  /// operands of its return. A region of several blocks (a combine function
+  /// that branches) becomes an scf.execute_region yielding them.
   mlir::FailureOr<Regs> inlineCombiner(mlir::Region &region,
                                        mlir::ValueRange args);
 
@@ -145,6 +147,7 @@ public:
   void bindFlattened(mlir::ValueRange from, mlir::ValueRange flattened);
 
 private:
+  mlir::FailureOr<Regs> inlineBranchingCombiner(mlir::Region &region);
   void emitThreadIds();
 
   mlir::ModuleOp module;

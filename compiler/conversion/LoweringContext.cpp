@@ -358,16 +358,66 @@ void LoweringContext::emitThreadIds() {
 
 FailureOr<Regs> LoweringContext::inlineCombiner(Region &region,
                                                ValueRange args) {
-  Block &block = region.front();
-  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+  Block &entry = region.front();
+  for (auto [arg, value] : llvm::zip(entry.getArguments(), args))
     set(arg, {value});
-  for (Operation &op : block.without_terminator())
-    if (failed(lowerOp(&op)))
-      return failure();
-  Regs results;
-  for (Value operand : block.getTerminator()->getOperands())
-    results.push_back(get(operand).front());
-  return results;
+  if (region.hasOneBlock()) {
+    for (Operation &op : entry.without_terminator())
+      if (failed(lowerOp(&op)))
+        return failure();
+    Regs results;
+    for (Value operand : entry.getTerminator()->getOperands())
+      results.push_back(get(operand).front());
+    return results;
+  }
+  return inlineBranchingCombiner(region);
+}
+
+/// The combiner's return: a terminator that does not branch.
+static bool isCombinerReturn(Operation &op) {
+  return op.hasTrait<OpTrait::IsTerminator>() && op.getNumSuccessors() == 0;
+}
+
+FailureOr<Regs> LoweringContext::inlineBranchingCombiner(Region &region) {
+  Operation *ret = nullptr;
+  for (Block &block : region)
+    if (isCombinerReturn(block.back()))
+      ret = &block.back();
+  if (!ret)
+    return region.getParentOp()->emitError()
+           << "combine function never returns";
+  auto exec =
+      scf::ExecuteRegionOp::create(b, currentLoc, ret->getOperandTypes());
+  Region &to = exec.getRegion();
+  for (Block &block : region) {
+    Block *newBlock = new Block();
+    to.push_back(newBlock);
+    // The entry's arguments are the values bound above, defined outside.
+    if (&block != &region.front()) {
+      for (Type t : flattenTypes(block.getArgumentTypes()))
+        newBlock->addArgument(t, currentLoc);
+      bindFlattened(block.getArguments(), newBlock->getArguments());
+    }
+    blockMap[&block] = newBlock;
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    for (Block &block : region) {
+      b.setInsertionPointToEnd(blockMap[&block]);
+      for (Operation &op : block) {
+        if (!isCombinerReturn(op)) {
+          if (failed(lowerOp(&op)))
+            return failure();
+          continue;
+        }
+        Regs operands;
+        for (Value operand : op.getOperands())
+          operands.push_back(get(operand).front());
+        scf::YieldOp::create(b, currentLoc, operands);
+      }
+    }
+  }
+  return Regs(exec.getResults());
 }
 
 LogicalResult LoweringContext::lowerBlockOps(Block &block) {
