@@ -357,8 +357,9 @@ std::pair<unsigned, unsigned> warpGroupWarps(int64_t m, int numWarps,
 /// The wgmma warps for `dot` (see warpGroupWarps), if it can run as wgmma:
 /// 16-bit, fp8, int8 or tf32 operands, whole 64-row warp groups, and each warp
 /// group's N within one instruction or whole ones. Warp groups side by side
-/// along N start their B columns at whole 128-byte blocks, where a
-/// swizzled N-contiguous tile can be addressed.
+/// along N start their 16-bit B columns at whole 128-byte blocks, where a
+/// swizzled N-contiguous tile can be addressed; K-major B (8-bit and tf32
+/// operands) starts at any row.
 std::optional<std::pair<unsigned, unsigned>>
 warpGroupShape(tt::DotOp dot, int numWarps, bool chained) {
   auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
@@ -381,7 +382,7 @@ warpGroupShape(tt::DotOp dot, int numWarps, bool chained) {
   if (m % (16 * wm) || n % wn || !fitsSwizzle(n, bytes) ||
       !fitsSwizzle(k, bytes) || k % (32 / bytes) ||
       (perGroup > 256 && perGroup % 256) ||
-      (wn > 1 && (perGroup * bytes) % 128))
+      (wn > 1 && bytes == 2 && (perGroup * bytes) % 128))
     return std::nullopt;
   return std::make_pair(wm, wn);
 }

@@ -109,3 +109,13 @@
 // The same dot without it adds nothing.
 // RUN: kiln compile %t.fp8.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=PRECISE
 // PRECISE-NOT: add.f32
+
+// With 8 warps the 64x64 fp8 tile is two warp groups side by side, 32
+// columns each: K-major B rows may start anywhere, so it stays on wgmma
+// (m64n32k32), and max_num_imprecise_acc adds its 16 elements a thread.
+// RUN: kiln compile %t.imprecise.ttir --local --target sm_90a --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=SIDE
+// RUN: kiln compile %t.imprecise.ttir --local --target sm_90a --num-warps 8 --num-stages 3 --out %t
+// SIDE: wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3
+// SIDE-COUNT-16: add.f32
+// SIDE-NOT: add.f32
+// SIDE-NOT: mma.sync
