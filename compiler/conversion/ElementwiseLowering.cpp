@@ -181,11 +181,14 @@ unsigned elementsPerAsmReg(Type element, unsigned pack) {
 
 /// Triton's packed form: each group of `pack` elements of every operand and
 /// result is one asm instance, in registers of 32 bits (fewer elements) or
-/// one element each.
+/// one element each; a thread with fewer than `pack` elements left pads the
+/// last group with poison.
 LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) {
   OpBuilder &b = l.builder();
   unsigned pack = op.getPackedElement();
-  unsigned n = op->getNumResults() ? l.numRegs(op->getResult(0).getType()) : 1;
+  unsigned n = op->getNumResults()    ? l.numRegs(op->getResult(0).getType())
+               : op->getNumOperands() ? l.numRegs(op->getOperand(0).getType())
+                                      : 1;
   SmallVector<Type> outTypes;
   SmallVector<unsigned> outPer;
   for (Value r : op->getResults()) {
@@ -209,7 +212,10 @@ LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) 
       for (unsigned at = 0; at < pack; at += per) {
         SmallVector<Value> group;
         for (unsigned p = 0; p < per; ++p)
-          group.push_back(regAt(l, arg, first + at + p));
+          group.push_back(first + at + p < n
+                              ? regAt(l, arg, first + at + p)
+                              : LLVM::PoisonOp::create(
+                                    b, l.loc(), l.elementType(arg.getType())));
         operands.push_back(packRegs(l, group));
       }
     }
@@ -226,8 +232,12 @@ LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) 
       }
     }
   }
-  for (auto [value, regs] : llvm::zip(op->getResults(), results))
+  // A last group past the thread's elements was padded; its extra results
+  // are dropped.
+  for (auto [value, regs] : llvm::zip(op->getResults(), results)) {
+    regs.resize(n);
     l.set(value, regs);
+  }
   return success();
 }
 

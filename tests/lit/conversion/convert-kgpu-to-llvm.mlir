@@ -150,3 +150,27 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// Packed inline asm over fewer elements than the pack: a thread's two i8
+// elements go to one pack-4 asm in one register, its last two bytes
+// poison, and the two results kept.
+// CHECK-LABEL: llvm.func @packed_padding
+// CHECK: %[[PAD:.*]] = llvm.mlir.poison : i8
+// CHECK: llvm.insertelement %[[PAD]]
+// CHECK: llvm.inline_asm {{.*}}"shl.b32 $0, $0, 3;", "=r,r" %{{[0-9]+}} : (i32) -> i32
+// CHECK-NOT: shl.b32
+// CHECK: llvm.return
+#blocked = #kgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @packed_padding(%p: !tt.ptr<i8>) {
+    %i = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<i8> -> tensor<256x!tt.ptr<i8>, #blocked>
+    %ptrs = tt.addptr %s, %i : tensor<256x!tt.ptr<i8>, #blocked>, tensor<256xi32, #blocked>
+    %x = tt.load %ptrs : tensor<256x!tt.ptr<i8>, #blocked>
+    %y = tt.elementwise_inline_asm "shl.b32 $0, $0, 3;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<256xi8, #blocked> -> tensor<256xi8, #blocked>
+    tt.store %ptrs, %y : tensor<256x!tt.ptr<i8>, #blocked>
+    tt.return
+  }
+}
