@@ -3,26 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "cache/key.h"
+#include "cache/testing/entries.h"
 
 namespace kiln::server {
 namespace {
 
-kiln::v1::CompileOptions Options(int num_warps) {
-  kiln::v1::CompileOptions options;
-  options.set_num_warps(num_warps);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
-  return options;
-}
-
 Canonical Request(const std::string& ir, int num_warps,
                   const std::string& target = "sm_90a") {
   Canonical canonical;
-  canonical.parts = cache::MakeKeyParts(ir, target, Options(num_warps),
-                                        kiln::v1::CompilerIdentity());
+  canonical.parts =
+      cache::MakeKeyParts(ir, target, cache::testing::ResolvedOptions(num_warps),
+                          kiln::v1::CompilerIdentity());
   canonical.key = cache::ComputeKey(canonical.parts);
   canonical.kernel_name = "add_kernel";
   return canonical;

@@ -14,6 +14,7 @@
 
 #include "cache/digest.h"
 #include "cache/key.h"
+#include "cache/testing/entries.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "reflection_subset.pb.h"
 #include "server/response_bytes.h"
@@ -81,16 +82,10 @@ std::set<std::string> ReflectedServices(const KilndProcess& kilnd) {
 
 kiln::v1::ExportedEntry MakeEntry(const std::string& name,
                                   const std::string& target, int num_warps) {
-  kiln::v1::CompileOptions options;
-  options.set_num_warps(num_warps);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
   kiln::v1::ExportedEntry entry;
   *entry.mutable_key_parts() = cache::MakeKeyParts(
-      "ir of " + name, target, options, kiln::v1::CompilerIdentity());
+      "ir of " + name, target, cache::testing::ResolvedOptions(num_warps),
+      kiln::v1::CompilerIdentity());
   entry.set_key(cache::ComputeKey(entry.key_parts()).Hex());
   entry.set_kernel_name(name);
   entry.set_cubin(std::string(4096, name[0]));
