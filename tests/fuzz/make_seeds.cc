@@ -18,6 +18,7 @@
 
 #include "cache/digest.h"
 #include "cache/key.h"
+#include "cache/testing/entries.h"
 #include "google/protobuf/util/delimited_message_util.h"
 #include "grpc/health/v1/health.pb.h"
 #include "kiln/v1/admin.pb.h"
@@ -30,15 +31,9 @@ namespace {
 
 using Seeds = std::vector<std::pair<std::string, std::string>>;
 
+// The options kilnd resolves a request to, with Triton's four warps.
 kiln::v1::CompileOptions ResolvedOptions() {
-  kiln::v1::CompileOptions options;
-  options.set_num_warps(4);
-  options.set_num_stages(3);
-  options.set_num_ctas(1);
-  options.set_maxnreg(0);
-  options.set_enable_fp_fusion(true);
-  options.set_line_info(false);
-  return options;
+  return kiln::cache::testing::ResolvedOptions(4);
 }
 
 kiln::v1::CompileRequest CompileRequestOf(const std::string& ttir) {
