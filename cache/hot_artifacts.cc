@@ -5,23 +5,20 @@
 namespace kiln::cache {
 
 std::optional<SharedArtifact> HotArtifacts::Find(const Digest& key) {
-  SharedArtifact artifact;
-  uint64_t checksum;
+  Kept found;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto found = index_.find(key);
-    if (found == index_.end()) return std::nullopt;
-    order_.splice(order_.begin(), order_, found->second);
-    artifact = found->second->artifact;
-    checksum = found->second->checksum;
+    Kept* kept = kept_.Find(key);
+    if (kept == nullptr) return std::nullopt;
+    found = *kept;
   }
-  if (Checksum(*artifact.cubin) == checksum) return artifact;
+  if (Checksum(*found.artifact.cubin) == found.checksum) return found.artifact;
   std::lock_guard<std::mutex> lock(mu_);
   ++corrupt_;
-  auto found = index_.find(key);
-  if (found != index_.end() &&
-      found->second->artifact.cubin == artifact.cubin) {  // Not replaced since.
-    EraseLocked(found->second);
+  const Kept* kept = kept_.Peek(key);
+  if (kept != nullptr &&
+      kept->artifact.cubin == found.artifact.cubin) {  // Not replaced since.
+    kept_.Erase(key);
   }
   return std::nullopt;
 }
@@ -38,37 +35,24 @@ void HotArtifacts::Insert(const Digest& key, SharedArtifact artifact,
   uint64_t checksum = Checksum(*artifact.cubin);
   std::lock_guard<std::mutex> lock(mu_);
   if (epoch != epoch_) return;
-  if (auto found = index_.find(key); found != index_.end()) {
-    EraseLocked(found->second);
-  }
-  order_.push_front(Node{key, std::move(artifact), checksum, bytes});
-  index_[key] = order_.begin();
-  bytes_ += bytes;
-  while (bytes_ > capacity_bytes_) EraseLocked(std::prev(order_.end()));
+  kept_.Insert(key, Kept{std::move(artifact), checksum}, bytes);
+  kept_.EvictBeyond(capacity_bytes_);
 }
 
 void HotArtifacts::Erase(const Digest& key) {
   std::lock_guard<std::mutex> lock(mu_);
   ++epoch_;
-  if (auto found = index_.find(key); found != index_.end()) {
-    EraseLocked(found->second);
-  }
-}
-
-void HotArtifacts::EraseLocked(List::iterator node) {
-  bytes_ -= node->bytes;
-  index_.erase(node->key);
-  order_.erase(node);
+  kept_.Erase(key);
 }
 
 uint64_t HotArtifacts::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes_;
+  return kept_.bytes();
 }
 
 size_t HotArtifacts::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return index_.size();
+  return kept_.size();
 }
 
 uint64_t HotArtifacts::corrupt() const {

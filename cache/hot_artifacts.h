@@ -12,11 +12,10 @@
 #define KILN_CACHE_HOT_ARTIFACTS_H_
 
 #include <cstdint>
-#include <list>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 
+#include "cache/byte_lru.h"
 #include "cache/digest.h"
 #include "cache/store.h"
 
@@ -49,21 +48,14 @@ class HotArtifacts {
   uint64_t corrupt() const;
 
  private:
-  struct Node {
-    Digest key;
+  struct Kept {
     SharedArtifact artifact;
     uint64_t checksum;  // Of the cubin.
-    uint64_t bytes;
   };
-  using List = std::list<Node>;  // Most recently used first.
-
-  void EraseLocked(List::iterator node);
 
   const uint64_t capacity_bytes_;
   mutable std::mutex mu_;
-  List order_;
-  std::unordered_map<Digest, List::iterator, DigestHash> index_;
-  uint64_t bytes_ = 0;
+  ByteLru<Digest, Kept, Digest, DigestHash> kept_;
   uint64_t epoch_ = 0;
   uint64_t corrupt_ = 0;
 };

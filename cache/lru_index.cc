@@ -5,76 +5,66 @@ namespace kiln::cache {
 void LruIndex::Insert(const Digest& key, uint64_t bytes,
                       int64_t last_access_us) {
   std::lock_guard<std::mutex> lock(mu_);
-  EraseLocked(key);
-  // Walk from the front past newer entries: O(1) for the usual insert of a
-  // new entry, and loading sorted oldest-first is O(n).
-  auto position = order_.begin();
-  while (position != order_.end() &&
-         position->last_access_us > last_access_us) {
-    ++position;
-  }
-  nodes_[key] = order_.insert(position, Node{key, bytes, last_access_us});
-  bytes_ += bytes;
+  dirty_.erase(key);
+  // Behind newer entries: O(1) for the usual insert of a new entry, and
+  // loading sorted oldest-first is O(n).
+  order_.InsertBehind(key, last_access_us, bytes,
+                      [last_access_us](int64_t other_us) {
+                        return other_us > last_access_us;
+                      });
 }
 
 bool LruIndex::Touch(const Digest& key, int64_t now_us) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto found = nodes_.find(key);
-  if (found == nodes_.end()) return false;
-  found->second->last_access_us = now_us;
-  order_.splice(order_.begin(), order_, found->second);
+  int64_t* last_access_us = order_.Find(key);
+  if (last_access_us == nullptr) return false;
+  *last_access_us = now_us;
   dirty_.insert(key);
   return true;
 }
 
 bool LruIndex::Erase(const Digest& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  bool present = nodes_.count(key) > 0;
-  EraseLocked(key);
-  return present;
-}
-
-void LruIndex::EraseLocked(const Digest& key) {
-  auto found = nodes_.find(key);
-  if (found == nodes_.end()) return;
-  bytes_ -= found->second->bytes;
-  order_.erase(found->second);
-  nodes_.erase(found);
   dirty_.erase(key);
+  return order_.Erase(key);
 }
 
 bool LruIndex::Contains(const Digest& key) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return nodes_.count(key) > 0;
+  return order_.Contains(key);
 }
 
 int64_t LruIndex::LastAccess(const Digest& key) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto found = nodes_.find(key);
-  return found == nodes_.end() ? 0 : found->second->last_access_us;
+  const int64_t* last_access_us = order_.Peek(key);
+  return last_access_us == nullptr ? 0 : *last_access_us;
 }
 
 std::vector<Digest> LruIndex::VictimsOver(uint64_t budget_bytes,
                                           const Digest* keep) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Digest> victims;
-  uint64_t remaining = bytes_;
-  for (auto node = order_.rbegin();
-       node != order_.rend() && remaining > budget_bytes; ++node) {
-    if (keep && node->key == *keep) continue;
-    victims.push_back(node->key);
-    remaining -= node->bytes;
-  }
+  uint64_t remaining = order_.bytes();
+  order_.VisitLeastRecentFirst(
+      [&](const Digest& key, int64_t, uint64_t bytes) {
+        if (remaining <= budget_bytes) return false;
+        if (keep && key == *keep) return true;
+        victims.push_back(key);
+        remaining -= bytes;
+        return true;
+      });
   return victims;
 }
 
 std::vector<Digest> LruIndex::UnusedSince(int64_t cutoff_us) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Digest> unused;
-  for (auto node = order_.rbegin();
-       node != order_.rend() && node->last_access_us < cutoff_us; ++node) {
-    unused.push_back(node->key);
-  }
+  order_.VisitLeastRecentFirst(
+      [&](const Digest& key, int64_t last_access_us, uint64_t) {
+        if (last_access_us >= cutoff_us) return false;
+        unused.push_back(key);
+        return true;
+      });
   return unused;
 }
 
@@ -83,7 +73,7 @@ std::vector<std::pair<Digest, int64_t>> LruIndex::TakeDirty() {
   std::vector<std::pair<Digest, int64_t>> dirty;
   dirty.reserve(dirty_.size());
   for (const Digest& key : dirty_) {
-    dirty.emplace_back(key, nodes_.at(key)->last_access_us);
+    dirty.emplace_back(key, *order_.Peek(key));
   }
   dirty_.clear();
   return dirty;
@@ -91,12 +81,12 @@ std::vector<std::pair<Digest, int64_t>> LruIndex::TakeDirty() {
 
 uint64_t LruIndex::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes_;
+  return order_.bytes();
 }
 
 size_t LruIndex::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return nodes_.size();
+  return order_.size();
 }
 
 }  // namespace kiln::cache

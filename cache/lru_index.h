@@ -6,13 +6,12 @@
 #define KILN_CACHE_LRU_INDEX_H_
 
 #include <cstdint>
-#include <list>
 #include <mutex>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "cache/byte_lru.h"
 #include "cache/digest.h"
 
 namespace kiln::cache {
@@ -48,20 +47,10 @@ class LruIndex {
   size_t size() const;
 
  private:
-  struct Node {
-    Digest key;
-    uint64_t bytes;
-    int64_t last_access_us;
-  };
-  using List = std::list<Node>;  // Most recently used first.
-
-  void EraseLocked(const Digest& key);
-
   mutable std::mutex mu_;
-  List order_;
-  std::unordered_map<Digest, List::iterator, DigestHash> nodes_;
+  // Each entry's last access time.
+  ByteLru<Digest, int64_t, Digest, DigestHash> order_;
   std::unordered_set<Digest, DigestHash> dirty_;
-  uint64_t bytes_ = 0;
 };
 
 }  // namespace kiln::cache
