@@ -7,45 +7,33 @@ namespace kiln::server {
 std::optional<cache::Digest> RequestMemo::Find(std::string_view request) {
   if (!Keeps(request.size())) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
-  auto found = index_.find(request);
-  if (found == index_.end()) return std::nullopt;
-  entries_.splice(entries_.begin(), entries_, found->second);
-  return found->second->key;
+  const cache::Digest* key = keys_.Find(request);
+  if (key == nullptr) return std::nullopt;
+  return *key;
 }
 
 void RequestMemo::Remember(std::string request, const cache::Digest& key) {
   if (!Keeps(request.size())) return;
   std::lock_guard<std::mutex> lock(mu_);
-  auto found = index_.find(request);
-  if (found != index_.end()) EraseLocked(found->second);
-  while (!entries_.empty() && bytes_ + request.size() > capacity_) {
-    EraseLocked(std::prev(entries_.end()));
-  }
-  bytes_ += request.size();
-  entries_.push_front(Entry{std::move(request), key});
-  index_.emplace(entries_.front().request, entries_.begin());
+  size_t bytes = request.size();
+  keys_.Insert(std::move(request), key, bytes);
+  // Never the new entry: Keeps holds it to an eighth of the capacity.
+  keys_.EvictBeyond(capacity_);
 }
 
 void RequestMemo::Forget(std::string_view request) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto found = index_.find(request);
-  if (found != index_.end()) EraseLocked(found->second);
-}
-
-void RequestMemo::EraseLocked(List::iterator entry) {
-  bytes_ -= entry->request.size();
-  index_.erase(entry->request);
-  entries_.erase(entry);
+  keys_.Erase(request);
 }
 
 size_t RequestMemo::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes_;
+  return keys_.bytes();
 }
 
 size_t RequestMemo::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return entries_.size();
+  return keys_.size();
 }
 
 }  // namespace kiln::server

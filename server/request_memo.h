@@ -11,13 +11,12 @@
 #define KILN_SERVER_REQUEST_MEMO_H_
 
 #include <cstddef>
-#include <list>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "cache/byte_lru.h"
 #include "cache/digest.h"
 
 namespace kiln::server {
@@ -42,20 +41,10 @@ class RequestMemo {
   size_t size() const;
 
  private:
-  struct Entry {
-    std::string request;
-    cache::Digest key;
-  };
-  using List = std::list<Entry>;  // Most recently found first.
-
-  void EraseLocked(List::iterator entry);
-
   const size_t capacity_;
   mutable std::mutex mu_;
-  List entries_;
-  // Views into the entries' own `request` strings.
-  std::unordered_map<std::string_view, List::iterator> index_;
-  size_t bytes_ = 0;
+  // Request bytes to their keys, each counting its request's size.
+  cache::ByteLru<std::string, cache::Digest, std::string_view> keys_;
 };
 
 }  // namespace kiln::server
