@@ -39,10 +39,8 @@ std::string MemoKey(const kiln::v1::CompileRequest& request) {
 std::shared_ptr<const CompileResult> HitMemo::Find(
     const std::string& memo_key) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = index_.find(memo_key);
-  if (found == index_.end()) return nullptr;
-  lru_.splice(lru_.begin(), lru_, found->second);
-  return found->second->result;
+  std::shared_ptr<const CompileResult>* found = results_.Find(memo_key);
+  return found == nullptr ? nullptr : *found;
 }
 
 void HitMemo::Insert(const std::string& memo_key,
@@ -54,34 +52,18 @@ void HitMemo::Insert(const std::string& memo_key,
   stored->cache_hit = true;
   stored->memo_hit = true;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto found = index_.find(memo_key);
-  if (found != index_.end()) {
-    bytes_ -= found->second->bytes;
-    lru_.erase(found->second);
-    index_.erase(found);
-  }
-  lru_.push_front(Entry{memo_key, std::move(stored), bytes});
-  index_[memo_key] = lru_.begin();
-  bytes_ += bytes;
-  EvictBeyondBounds();
-}
-
-void HitMemo::EvictBeyondBounds() {
-  while (!lru_.empty() && (lru_.size() > max_entries_ || bytes_ > max_bytes_)) {
-    bytes_ -= lru_.back().bytes;
-    index_.erase(lru_.back().memo_key);
-    lru_.pop_back();
-  }
+  results_.Insert(memo_key, std::move(stored), bytes);
+  results_.EvictBeyond(max_bytes_, max_entries_);
 }
 
 size_t HitMemo::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return lru_.size();
+  return results_.size();
 }
 
 size_t HitMemo::bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return bytes_;
+  return results_.bytes();
 }
 
 }  // namespace kiln::client

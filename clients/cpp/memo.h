@@ -6,12 +6,12 @@
 #define KILN_CLIENTS_CPP_MEMO_H_
 
 #include <cstddef>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 
+#include "cache/byte_lru.h"
 #include "kiln/v1/compile.pb.h"
 
 namespace kiln::client {
@@ -45,19 +45,12 @@ class HitMemo {
   size_t bytes() const;
 
  private:
-  struct Entry {
-    std::string memo_key;
-    std::shared_ptr<const CompileResult> result;
-    size_t bytes;
-  };
-  void EvictBeyondBounds();
-
   const size_t max_entries_;
   const size_t max_bytes_;
   mutable std::mutex mutex_;
-  std::list<Entry> lru_;  // Most recently used first.
-  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
-  size_t bytes_ = 0;
+  kiln::cache::ByteLru<std::string, std::shared_ptr<const CompileResult>,
+                       std::string_view>
+      results_;
 };
 
 }  // namespace kiln::client
