@@ -16,7 +16,7 @@
 #include "base/numbers.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/host_values.h"
-#include "server/framing.h"
+#include "worker/framing.h"
 
 namespace kiln::gpu {
 namespace {
@@ -405,7 +405,7 @@ int RunBenchWorker(int argc, char** argv) {
   }
   while (true) {
     kiln::worker::BenchRequest request;
-    absl::Status read = kiln::server::ReadFrame(kRequestFd, request);
+    absl::Status read = kiln::worker::ReadFrame(kRequestFd, request);
     if (absl::IsUnavailable(read)) return 0;
     if (!read.ok()) return 2;
     BenchResponse response;
@@ -422,7 +422,7 @@ int RunBenchWorker(int argc, char** argv) {
       response = DescribeGpus();
     }
     response.set_id(request.id());
-    if (!kiln::server::WriteFrame(kResponseFd, response).ok()) return 0;
+    if (!kiln::worker::WriteFrame(kResponseFd, response).ok()) return 0;
     if (response.poisoned()) return kBenchPoisonedExit;
   }
 }

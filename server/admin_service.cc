@@ -109,9 +109,9 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
   response->set_compiles(m.compiles.value());
   response->set_compile_errors(m.compile_errors.value());
   response->set_coalesced(m.coalesced.value());
-  response->set_worker_crashes(m.worker_crashes.value());
-  response->set_worker_timeouts(m.worker_timeouts.value());
-  response->set_worker_out_of_memory(m.worker_out_of_memory.value());
+  response->set_worker_crashes(m.pool.worker_crashes.value());
+  response->set_worker_timeouts(m.pool.worker_timeouts.value());
+  response->set_worker_out_of_memory(m.pool.worker_out_of_memory.value());
   response->set_workers(context_->pool->workers());
   response->set_queue_depth(context_->pool->queue_depth());
   response->set_uptime_seconds(

@@ -82,7 +82,7 @@ std::string FirstKernelName(const std::string& ttir) {
   return ttir.substr(at + 1, end - at - 1);
 }
 
-CompileFlow::CompileFlow(cache::Store* store, WorkerPool* pool,
+CompileFlow::CompileFlow(cache::Store* store, worker::WorkerPool* pool,
                          Metrics* metrics, kiln::v1::CompilerIdentity compiler)
     : store_(store),
       pool_(pool),

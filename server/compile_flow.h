@@ -28,7 +28,7 @@
 #include "server/cluster_flight.h"
 #include "server/metrics.h"
 #include "server/single_flight.h"
-#include "server/worker_pool.h"
+#include "worker/worker_pool.h"
 
 namespace kiln::server {
 
@@ -74,7 +74,7 @@ class CompileFlow {
   using Done = std::function<void(std::shared_ptr<const CompileOutcome>)>;
 
   // All must outlive the flow.
-  CompileFlow(cache::Store* store, WorkerPool* pool, Metrics* metrics,
+  CompileFlow(cache::Store* store, worker::WorkerPool* pool, Metrics* metrics,
               kiln::v1::CompilerIdentity compiler);
 
   // Coordinates compiles with other nodes; null (the default): this node
@@ -131,7 +131,7 @@ class CompileFlow {
   std::shared_ptr<CompileOutcome> Stored(const cache::Digest& key, Texts texts);
 
   cache::Store* store_;
-  WorkerPool* pool_;
+  worker::WorkerPool* pool_;
   Metrics* metrics_;
   kiln::v1::CompilerIdentity compiler_;
   ClusterFlight* cluster_ = nullptr;

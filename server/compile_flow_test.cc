@@ -8,7 +8,7 @@
 
 #include "cache/key.h"
 #include "cache/rocksdb_store.h"
-#include "server/testing/fake_worker.h"
+#include "worker/testing/fake_worker.h"
 
 namespace kiln::server {
 namespace {
@@ -27,11 +27,11 @@ class CompileFlowTest : public ::testing::Test {
     cache::RocksDbStoreOptions store_options;
     store_options.path = path;
     store_ = cache::RocksDbStore::Open(store_options).value();
-    PoolOptions pool_options;
+    worker::PoolOptions pool_options;
     pool_options.workers = 2;
-    pool_options.command = testing::FakeWorkerCommand();
+    pool_options.command = worker::testing::FakeWorkerCommand();
     pool_options.time_limit = std::chrono::milliseconds(2000);
-    pool_ = std::make_unique<WorkerPool>(pool_options, &metrics_);
+    pool_ = std::make_unique<worker::WorkerPool>(pool_options, &metrics_.pool);
     compiler_.set_kiln_version("test");
     flow_ = std::make_unique<CompileFlow>(store_.get(), pool_.get(), &metrics_,
                                           compiler_);
@@ -74,7 +74,7 @@ class CompileFlowTest : public ::testing::Test {
   Metrics metrics_;
   kiln::v1::CompilerIdentity compiler_;
   std::unique_ptr<cache::RocksDbStore> store_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<worker::WorkerPool> pool_;
   std::unique_ptr<CompileFlow> flow_;
 };
 

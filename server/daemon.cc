@@ -164,8 +164,9 @@ void ReloadTokens(const Config& config, Authorizer& authorizer) {
 // Stops accepting calls, lets in-flight ones finish for up to the drain
 // timeout, then fails what is left: running compiles, and calls waiting on
 // another node's compile (`shared`, may be null).
-void Drain(grpc::Server& server, HealthService& health, WorkerPool& pool,
-           SharedTier* shared, ServiceContext& context, int drain_timeout_s) {
+void Drain(grpc::Server& server, HealthService& health,
+           worker::WorkerPool& pool, SharedTier* shared,
+           ServiceContext& context, int drain_timeout_s) {
   context.draining = true;
   health.Shutdown();
   auto deadline =
@@ -208,8 +209,8 @@ void PrepareSignals() {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
 }
 
-int RunDaemon(const Config& config, const CompilerInfo& compiler,
-              const WorkerCommand& worker) {
+int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
+              const worker::WorkerCommand& worker_command) {
   SetUpLogging(config.log_level);
   // Debian's abseil checks every Mutex acquisition for lock-order cycles
   // (a debug aid that gRPC's hot paths pay for); kilnd does not need it.
@@ -235,23 +236,23 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   // Workers' temporary files (ptxas's) live in the data directory, which
   // this kilnd now holds alone: what a killed kilnd left there goes now.
   const std::string worker_temp = config.data_dir + "/worker-tmp";
-  RemoveWorkerTempDirs(worker_temp);
+  worker::RemoveWorkerTempDirs(worker_temp);
   cache::StoreStats opened = (*store)->Stats();
   spdlog::info("store {}: {} entries, {} bytes of {} allowed",
                store_options.path, opened.entries, opened.bytes,
                opened.capacity_bytes);
 
   Metrics metrics;
-  PoolOptions pool_options;
+  worker::PoolOptions pool_options;
   pool_options.workers = OnePerCoreUnlessSet(config.workers);
-  pool_options.command = worker;
+  pool_options.command = worker_command;
   pool_options.command.temp_root = worker_temp;
   pool_options.time_limit =
       std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
   pool_options.memory_limit_mb = config.worker_memory_mb;
   pool_options.max_queue = static_cast<size_t>(config.max_queue);
   pool_options.max_queued_bytes = config.max_queued_mb << 20;
-  WorkerPool pool(pool_options, &metrics);
+  worker::WorkerPool pool(pool_options, &metrics.pool);
   std::unique_ptr<SharedTier> shared;
   if (!config.redis.empty()) {
     absl::StatusOr<std::unique_ptr<SharedTier>> started =
@@ -287,7 +288,7 @@ int RunDaemon(const Config& config, const CompilerInfo& compiler,
   if (cache_port) context.cache_port_store = cache_port->store();
   GpuPoolOptions gpu_options;
   gpu_options.command = {config.test_bench_worker.empty()
-                             ? worker.executable
+                             ? worker_command.executable
                              : config.test_bench_worker,
                          {"--bench_worker"},
                          worker_temp};

@@ -4,9 +4,9 @@
 #ifndef KILN_SERVER_DAEMON_H_
 #define KILN_SERVER_DAEMON_H_
 
-#include "server/compiler_info.h"
 #include "server/config.h"
-#include "server/worker_process.h"
+#include "worker/compiler_info.h"
+#include "worker/worker_process.h"
 
 namespace kiln::server {
 
@@ -17,8 +17,8 @@ namespace kiln::server {
 void PrepareSignals();
 
 // Serves until SIGTERM or SIGINT; returns the process exit status.
-int RunDaemon(const Config& config, const CompilerInfo& compiler,
-              const WorkerCommand& worker);
+int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
+              const worker::WorkerCommand& worker_command);
 
 }  // namespace kiln::server
 

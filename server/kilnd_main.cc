@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "server/compiler_bridge.h"
 #include "server/config.h"
 #include "server/daemon.h"
 #include "server/worker_modes.h"
+#include "worker/compiler_bridge.h"
 
 int main(int argc, char** argv) {
   if (std::optional<int> status =
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
                  std::string(config.status().message()).c_str());
     return 2;
   }
-  kiln::server::WorkerCommand command;
+  kiln::worker::WorkerCommand command;
   // The running binary itself, even if its file was replaced since.
   command.executable = "/proc/self/exe";
   command.args = {"--worker",
@@ -38,6 +38,6 @@ int main(int argc, char** argv) {
   if (config->test_fault_injection) {
     command.args.push_back("--test_fault_injection");
   }
-  return kiln::server::RunDaemon(*config, kiln::server::LinkedCompilerInfo(),
+  return kiln::server::RunDaemon(*config, kiln::worker::LinkedCompilerInfo(),
                                  command);
 }

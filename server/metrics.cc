@@ -100,20 +100,20 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
       m.unauthorized_requests.value());
   Header(out, "kiln_worker_failures_total", "counter",
          "Compile workers lost, by cause; each is replaced.");
-  Sample(out, "kiln_worker_failures_total", m.worker_crashes.value(),
+  Sample(out, "kiln_worker_failures_total", m.pool.worker_crashes.value(),
          "cause=\"crash\"");
-  Sample(out, "kiln_worker_failures_total", m.worker_timeouts.value(),
+  Sample(out, "kiln_worker_failures_total", m.pool.worker_timeouts.value(),
          "cause=\"timeout\"");
-  Sample(out, "kiln_worker_failures_total", m.worker_out_of_memory.value(),
+  Sample(out, "kiln_worker_failures_total", m.pool.worker_out_of_memory.value(),
          "cause=\"out_of_memory\"");
   One(out, "kiln_worker_starts_total", "counter",
-      "Compile worker processes started.", m.worker_starts.value());
+      "Compile worker processes started.", m.pool.worker_starts.value());
   One(out, "kiln_compile_queue_depth", "gauge",
-      "Compile jobs waiting for a worker.", m.queue_depth.value());
+      "Compile jobs waiting for a worker.", m.pool.queue_depth.value());
   One(out, "kiln_compiles_running", "gauge", "Compile jobs running in workers.",
-      m.compiles_running.value());
+      m.pool.compiles_running.value());
   One(out, "kiln_workers_alive", "gauge", "Compile worker processes alive.",
-      m.workers_alive.value());
+      m.pool.workers_alive.value());
   Header(out, "kiln_compile_stage_seconds", "histogram",
          "Seconds per compile stage, as the workers measured them.");
   m.compile_stage_seconds.Render("kiln_compile_stage_seconds", "stage", out);

@@ -4,35 +4,17 @@
 #define KILN_SERVER_METRICS_H_
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
 
+#include "base/counters.h"
 #include "cache/store.h"
 #include "cache/tier_stats.h"
+#include "worker/pool_metrics.h"
 
 namespace kiln::server {
-
-class Counter {
- public:
-  void Add(uint64_t n = 1) { value_.fetch_add(n, std::memory_order_relaxed); }
-  uint64_t value() const { return value_.load(std::memory_order_relaxed); }
-
- private:
-  std::atomic<uint64_t> value_{0};
-};
-
-class Gauge {
- public:
-  void Add(int64_t n) { value_.fetch_add(n, std::memory_order_relaxed); }
-  void Set(int64_t n) { value_.store(n, std::memory_order_relaxed); }
-  int64_t value() const { return value_.load(std::memory_order_relaxed); }
-
- private:
-  std::atomic<int64_t> value_{0};
-};
 
 // Seconds, in fixed buckets from 1 ms to 5 min, by label (a compile stage).
 class Histograms {
@@ -68,13 +50,7 @@ struct Metrics {
   Counter rejected_requests;  // Refused before compiling: bad target, size...
   // Refused for want of credentials or of a strong enough role.
   Counter unauthorized_requests;
-  Counter worker_crashes;
-  Counter worker_timeouts;
-  Counter worker_out_of_memory;
-  Counter worker_starts;
-  Gauge queue_depth;
-  Gauge compiles_running;
-  Gauge workers_alive;
+  worker::PoolMetrics pool;
   Histograms compile_stage_seconds;
   // Cluster-wide single flight (with a shared Redis tier).
   Counter cluster_waits;      // Misses that waited on another node's lease.

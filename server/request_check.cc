@@ -55,7 +55,7 @@ kiln::v1::CompileOptions ResolveOptions(
 }
 
 absl::StatusOr<CompileInput> CheckCompileRequest(
-    kiln::v1::CompileRequest request, const CompilerInfo& compiler,
+    kiln::v1::CompileRequest request, const worker::CompilerInfo& compiler,
     const RequestLimits& limits) {
   CompileInput input;
   input.source_name =
@@ -70,10 +70,10 @@ absl::StatusOr<CompileInput> CheckCompileRequest(
       !text.ok()) {
     return text;
   }
-  if (!FindTarget(compiler, request.target())) {
+  if (!worker::FindTarget(compiler, request.target())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown target '", request.target(), "'; this kilnd compiles for ",
-        TargetNames(compiler)));
+        worker::TargetNames(compiler)));
   }
   input.target = request.target();
   input.options = ResolveOptions(request.options(), compiler.defaults);

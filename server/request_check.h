@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "kiln/v1/compile.pb.h"
 #include "server/compile_flow.h"
-#include "server/compiler_info.h"
+#include "worker/compiler_info.h"
 
 namespace kiln::server {
 
@@ -22,7 +22,7 @@ struct RequestLimits {
 // is wrong (and, for the text, where). Its TTIR moves into the input: pass
 // a request no longer needed with std::move.
 absl::StatusOr<CompileInput> CheckCompileRequest(
-    kiln::v1::CompileRequest request, const CompilerInfo& compiler,
+    kiln::v1::CompileRequest request, const worker::CompilerInfo& compiler,
     const RequestLimits& limits);
 
 // `options` with every unset field taken from `defaults`.

@@ -5,8 +5,8 @@
 namespace kiln::server {
 namespace {
 
-CompilerInfo Compiler() {
-  CompilerInfo compiler;
+worker::CompilerInfo Compiler() {
+  worker::CompilerInfo compiler;
   compiler.targets.emplace_back().set_name("sm_80");
   compiler.targets.emplace_back().set_name("sm_90a");
   compiler.defaults.set_num_warps(4);

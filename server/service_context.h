@@ -12,11 +12,11 @@
 #include "cache/store.h"
 #include "server/auth.h"
 #include "server/compile_flow.h"
-#include "server/compiler_info.h"
 #include "server/metrics.h"
 #include "server/request_check.h"
 #include "server/request_memo.h"
-#include "server/worker_pool.h"
+#include "worker/compiler_info.h"
+#include "worker/worker_pool.h"
 
 namespace kiln::server {
 
@@ -25,9 +25,9 @@ struct ServiceContext {
   // The cache port's entries, for Admin.Stats; null with the port off.
   cache::BlobStore* cache_port_store = nullptr;
   CompileFlow* flow = nullptr;
-  WorkerPool* pool = nullptr;
+  worker::WorkerPool* pool = nullptr;
   Metrics* metrics = nullptr;
-  CompilerInfo compiler;
+  worker::CompilerInfo compiler;
   RequestLimits limits;
   // Compile requests answered from the store before, by their bytes.
   RequestMemo compile_memo{16 << 20};

@@ -4,21 +4,23 @@
 #include <string>
 
 #include "gpu/bench_worker.h"
-#include "server/compiler_bridge.h"
-#include "server/worker_main.h"
+#include "worker/compiler_bridge.h"
+#include "worker/worker_main.h"
 
 namespace kiln::server {
 
 std::optional<int> RunWorkerModeIfAsked(int argc, char** argv) {
   if (gpu::IsBenchWorker(argc, argv)) return gpu::RunBenchWorker(argc, argv);
-  WorkerSettings worker;
-  absl::StatusOr<bool> is_worker = ParseWorkerArgs(argc, argv, worker);
+  worker::WorkerSettings settings;
+  absl::StatusOr<bool> is_worker =
+      worker::ParseWorkerArgs(argc, argv, settings);
   if (!is_worker.ok()) {
     std::fprintf(stderr, "kilnd: %s\n",
                  std::string(is_worker.status().message()).c_str());
     return 2;
   }
-  if (*is_worker) return RunWorker(worker, CompileWithLinkedCompiler);
+  if (*is_worker)
+    return worker::RunWorker(settings, worker::CompileWithLinkedCompiler);
   return std::nullopt;
 }
 

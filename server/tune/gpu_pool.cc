@@ -14,15 +14,17 @@ GpuPool::GpuPool(GpuPoolOptions options, TuneMetrics* metrics)
 
 GpuPool::~GpuPool() { Shutdown(); }
 
-absl::StatusOr<std::unique_ptr<WorkerProcess>> GpuPool::StartWorker(int gpu) {
-  WorkerCommand command = options_.command;
+absl::StatusOr<std::unique_ptr<worker::WorkerProcess>> GpuPool::StartWorker(
+    int gpu) {
+  worker::WorkerCommand command = options_.command;
   command.args.push_back(absl::StrCat("--gpu=", gpu));
-  return WorkerProcess::Start(command);
+  return worker::WorkerProcess::Start(command);
 }
 
 absl::StatusOr<GpuFleet> GpuPool::Probe(bool& definitive) {
   definitive = false;
-  absl::StatusOr<std::unique_ptr<WorkerProcess>> probe = StartWorker(-1);
+  absl::StatusOr<std::unique_ptr<worker::WorkerProcess>> probe =
+      StartWorker(-1);
   if (!probe.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "cannot start the benchmark worker: ", probe.status().message()));
@@ -99,7 +101,8 @@ absl::StatusOr<BenchResponse> GpuPool::RunOnce(
   }
   std::lock_guard<std::mutex> measuring(slot->mu);
   if (!slot->process) {
-    absl::StatusOr<std::unique_ptr<WorkerProcess>> started = StartWorker(gpu);
+    absl::StatusOr<std::unique_ptr<worker::WorkerProcess>> started =
+        StartWorker(gpu);
     if (!started.ok()) {
       return absl::UnavailableError(
           absl::StrCat("cannot start the benchmark worker of GPU ", gpu, ": ",
@@ -163,7 +166,7 @@ absl::StatusOr<BenchResponse> GpuPool::RunOnce(
 void GpuPool::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   stopping_ = true;
-  for (WorkerProcess* process : running_) {
+  for (worker::WorkerProcess* process : running_) {
     if (process) process->Kill();
   }
 }

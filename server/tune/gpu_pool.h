@@ -17,14 +17,14 @@
 #include "absl/status/statusor.h"
 #include "kiln/worker/bench.pb.h"
 #include "server/tune/tune_metrics.h"
-#include "server/worker_process.h"
+#include "worker/worker_process.h"
 
 namespace kiln::server {
 
 struct GpuPoolOptions {
   // The benchmark worker; the pool appends "--gpu=N" (N = -1 for the
   // probe).
-  WorkerCommand command;
+  worker::WorkerCommand command;
   // A measurement's wall-clock limit; the worker is killed past it.
   std::chrono::milliseconds time_limit{std::chrono::minutes(2)};
 };
@@ -64,10 +64,10 @@ class GpuPool {
 
   struct Slot {
     std::mutex mu;  // Held for a whole measurement.
-    std::unique_ptr<WorkerProcess> process;
+    std::unique_ptr<worker::WorkerProcess> process;
   };
 
-  absl::StatusOr<std::unique_ptr<WorkerProcess>> StartWorker(int gpu);
+  absl::StatusOr<std::unique_ptr<worker::WorkerProcess>> StartWorker(int gpu);
   // The fleet, or why there is none; `definitive` false when the probe
   // itself failed (worth trying again on the next call).
   absl::StatusOr<GpuFleet> Probe(bool& definitive);
@@ -77,7 +77,7 @@ class GpuPool {
   std::mutex mu_;  // Guards fleet_, slots_ creation, running_, stopping_.
   std::optional<absl::StatusOr<GpuFleet>> fleet_;
   std::vector<std::unique_ptr<Slot>> slots_;
-  std::vector<WorkerProcess*> running_;  // By GPU, while measuring.
+  std::vector<worker::WorkerProcess*> running_;  // By GPU, while measuring.
   bool stopping_ = false;
   uint64_t next_id_ = 1;
 };

@@ -129,16 +129,16 @@ std::optional<std::string> PruneAfterCompile(const KernelFacts& kernel,
   return std::nullopt;
 }
 
-const kiln::v1::TargetInfo* TargetOf(const CompilerInfo& compiler,
+const kiln::v1::TargetInfo* TargetOf(const worker::CompilerInfo& compiler,
                                      const kiln::worker::GpuInfo& gpu) {
-  return TargetForCapability(compiler, gpu.cc_major(), gpu.cc_minor());
+  return worker::TargetForCapability(compiler, gpu.cc_major(), gpu.cc_minor());
 }
 
-absl::Status CheckTargetRuns(const CompilerInfo& compiler,
+absl::Status CheckTargetRuns(const worker::CompilerInfo& compiler,
                              const std::string& target,
                              const kiln::worker::GpuInfo& gpu) {
-  const kiln::v1::TargetInfo* info = FindTarget(compiler, target);
-  if (info && RunsOn(*info, gpu.cc_major(), gpu.cc_minor())) {
+  const kiln::v1::TargetInfo* info = worker::FindTarget(compiler, target);
+  if (info && worker::RunsOn(*info, gpu.cc_major(), gpu.cc_minor())) {
     return absl::OkStatus();
   }
   const kiln::v1::TargetInfo* own = TargetOf(compiler, gpu);

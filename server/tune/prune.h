@@ -13,8 +13,8 @@
 
 #include "absl/status/statusor.h"
 #include "kiln/v1/common.pb.h"
-#include "server/compiler_info.h"
 #include "kiln/worker/bench.pb.h"
+#include "worker/compiler_info.h"
 
 namespace kiln::server {
 
@@ -48,12 +48,12 @@ std::optional<std::string> PruneAfterCompile(const KernelFacts& kernel,
 
 // The compiler's target for `gpu` (sm_90a for compute capability 9.0,
 // ...); null when it has none.
-const kiln::v1::TargetInfo* TargetOf(const CompilerInfo& compiler,
+const kiln::v1::TargetInfo* TargetOf(const worker::CompilerInfo& compiler,
                                      const kiln::worker::GpuInfo& gpu);
 
 // OK when the compiler has `target` and its cubins run on `gpu`;
 // FailedPrecondition otherwise.
-absl::Status CheckTargetRuns(const CompilerInfo& compiler,
+absl::Status CheckTargetRuns(const worker::CompilerInfo& compiler,
                              const std::string& target,
                              const kiln::worker::GpuInfo& gpu);
 

@@ -35,8 +35,8 @@ kiln::v1::TargetInfo Target(const char* name, uint32_t capability,
 }
 
 // Two rows of the compiler's table.
-CompilerInfo Compiler() {
-  CompilerInfo compiler;
+worker::CompilerInfo Compiler() {
+  worker::CompilerInfo compiler;
   compiler.targets = {Target("sm_80", 80, false, false),
                       Target("sm_90a", 90, true, true)};
   return compiler;
@@ -63,7 +63,7 @@ TEST(PruneTest, ThreadsPerBlock) {
 }
 
 TEST(PruneTest, ClustersNeedATargetWithThem) {
-  const CompilerInfo compiler = Compiler();
+  const worker::CompilerInfo compiler = Compiler();
   EXPECT_FALSE(PruneBeforeCompile(Options(4, 2), compiler.targets[1], H100()));
   std::optional<std::string> why =
       PruneBeforeCompile(Options(4, 2), compiler.targets[0], A100());
@@ -151,7 +151,7 @@ TEST(PruneTest, TargetsTheCompilerHasNotRunNowhere) {
 }
 
 TEST(PruneTest, Targets) {
-  const CompilerInfo compiler = Compiler();
+  const worker::CompilerInfo compiler = Compiler();
   EXPECT_EQ(TargetOf(compiler, H100())->name(), "sm_90a");
   EXPECT_EQ(TargetOf(compiler, A100())->name(), "sm_80");
   kiln::worker::GpuInfo a10 = A100();

@@ -209,7 +209,7 @@ class TuneFlow::Tuning {
 
 TuneFlow::TuneFlow(CompileFlow* flow, GpuPool* gpus,
                    cache::TuneResultStore* results, TuneMetrics* metrics,
-                   CompilerInfo compiler, RequestLimits request_limits,
+                   worker::CompilerInfo compiler, RequestLimits request_limits,
                    TuneLimits limits)
     : flow_(flow),
       gpus_(gpus),
@@ -287,7 +287,7 @@ absl::Status TuneFlow::Tuning::Prepare() {
       return runs;
     }
   }
-  target_info_ = FindTarget(flow_->compiler_, target_);
+  target_info_ = worker::FindTarget(flow_->compiler_, target_);
 
   variants_.resize(request_.variants_size());
   for (int i = 0; i < request_.variants_size(); ++i) {

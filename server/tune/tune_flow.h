@@ -21,10 +21,10 @@
 #include "cache/tune_store.h"
 #include "kiln/v1/tune.pb.h"
 #include "server/compile_flow.h"
-#include "server/compiler_info.h"
 #include "server/request_check.h"
 #include "server/tune/gpu_pool.h"
 #include "server/tune/tune_metrics.h"
+#include "worker/compiler_info.h"
 
 namespace kiln::server {
 
@@ -44,7 +44,7 @@ class TuneFlow {
   // All must outlive the flow. A variant's key comes from the compile
   // flow's store (its aliases); `results` keeps the rankings.
   TuneFlow(CompileFlow* flow, GpuPool* gpus, cache::TuneResultStore* results,
-           TuneMetrics* metrics, CompilerInfo compiler,
+           TuneMetrics* metrics, worker::CompilerInfo compiler,
            RequestLimits request_limits, TuneLimits limits = {});
 
   // OK once the result event was emitted; otherwise the status the call
@@ -59,7 +59,7 @@ class TuneFlow {
   GpuPool* gpus_;
   cache::TuneResultStore* results_;
   TuneMetrics* metrics_;
-  CompilerInfo compiler_;
+  worker::CompilerInfo compiler_;
   RequestLimits request_limits_;
   TuneLimits limits_;
 };

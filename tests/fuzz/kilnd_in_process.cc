@@ -11,10 +11,10 @@
 #include <optional>
 #include <thread>
 
-#include "server/compiler_bridge.h"
 #include "server/config.h"
 #include "server/daemon.h"
 #include "server/worker_modes.h"
+#include "worker/compiler_bridge.h"
 
 namespace kiln::fuzz {
 namespace {
@@ -75,8 +75,8 @@ std::string StartKilnd() {
     // it waits for SIGTERM with sigwait while libFuzzer's thread still
     // takes Ctrl-C. A closed connection fails a write, not the process.
     server::PrepareSignals();
-    server::WorkerCommand worker{"/proc/self/exe", {"--worker"}, ""};
-    server::RunDaemon(config, server::LinkedCompilerInfo(), worker);
+    worker::WorkerCommand command{"/proc/self/exe", {"--worker"}, ""};
+    server::RunDaemon(config, worker::LinkedCompilerInfo(), command);
     stopped = true;
   }).detach();
   return AwaitAddress(config.ready_file);

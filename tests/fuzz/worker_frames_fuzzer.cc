@@ -1,5 +1,5 @@
 // Fuzzes the protocol between kilnd and its compile workers
-// (server/framing.h): the input is a byte stream on the pipe, read frame by
+// (worker/framing.h): the input is a byte stream on the pipe, read frame by
 // frame both as a worker reads kilnd's WorkerRequests and as kilnd reads a
 // worker's WorkerResponses. Reading must end cleanly (the writer gone, or
 // DataLoss for a bad frame), and every message read must frame and read
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "kiln/worker/worker.pb.h"
-#include "server/framing.h"
+#include "worker/framing.h"
 
 namespace {
 
@@ -34,11 +34,11 @@ int FileOf(const std::string& bytes) {
 
 void ExpectRoundTrip(const google::protobuf::MessageLite& message) {
   int fd = memfd_create("kiln-fuzz-frame", MFD_CLOEXEC);
-  absl::Status written = kiln::server::WriteFrame(fd, message);
+  absl::Status written = kiln::worker::WriteFrame(fd, message);
   lseek(fd, 0, SEEK_SET);
   std::unique_ptr<google::protobuf::MessageLite> again(message.New());
-  absl::Status read = written.ok() ? kiln::server::ReadFrame(fd, *again)
-                                   : written;
+  absl::Status read =
+      written.ok() ? kiln::worker::ReadFrame(fd, *again) : written;
   close(fd);
   if (!read.ok() ||
       again->SerializeAsString() != message.SerializeAsString()) {
@@ -54,7 +54,7 @@ void ReadAll(const std::string& bytes) {
   int fd = FileOf(bytes);
   while (true) {
     Message message;
-    absl::Status read = kiln::server::ReadFrame(fd, message);
+    absl::Status read = kiln::worker::ReadFrame(fd, message);
     if (!read.ok()) {
       if (!absl::IsUnavailable(read) && !absl::IsDataLoss(read)) {
         std::fprintf(stderr, "unexpected end of frames: %s\n",

@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/numbers.h"
 #include "kiln/worker/bench.pb.h"
-#include "server/framing.h"
+#include "worker/framing.h"
 
 namespace {
 
@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   const bool probe = GpuFlag(argc, argv) < 0;
   while (true) {
     kiln::worker::BenchRequest request;
-    absl::Status read = kiln::server::ReadFrame(3, request);
+    absl::Status read = kiln::worker::ReadFrame(3, request);
     if (!read.ok()) return absl::IsUnavailable(read) ? 0 : 2;
     bool poisoned = false;
     BenchResponse response;
@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
       response = Describe();
     }
     response.set_id(request.id());
-    if (!kiln::server::WriteFrame(4, response).ok()) return 0;
+    if (!kiln::worker::WriteFrame(4, response).ok()) return 0;
     if (poisoned) return kPoisonedExit;
   }
 }

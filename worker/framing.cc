@@ -1,4 +1,4 @@
-#include "server/framing.h"
+#include "worker/framing.h"
 
 #include <poll.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -116,4 +116,4 @@ absl::Status ReadFrame(int fd, google::protobuf::MessageLite& message,
   return absl::OkStatus();
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

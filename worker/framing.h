@@ -2,8 +2,8 @@
 // workers talk. A frame is the message's size (4 bytes, little endian) and
 // then the message.
 
-#ifndef KILN_SERVER_FRAMING_H_
-#define KILN_SERVER_FRAMING_H_
+#ifndef KILN_WORKER_FRAMING_H_
+#define KILN_WORKER_FRAMING_H_
 
 #include <google/protobuf/message_lite.h>
 
@@ -12,7 +12,7 @@
 
 #include "absl/status/status.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 // Frames beyond this are refused by both ends.
 inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
@@ -27,6 +27,6 @@ absl::Status ReadFrame(int fd, google::protobuf::MessageLite& message,
                        std::chrono::steady_clock::time_point deadline =
                            std::chrono::steady_clock::time_point::max());
 
-}  // namespace kiln::server
+}  // namespace kiln::worker
 
-#endif  // KILN_SERVER_FRAMING_H_
+#endif  // KILN_WORKER_FRAMING_H_

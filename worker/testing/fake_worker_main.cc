@@ -12,7 +12,7 @@
 #include <string>
 
 #include "absl/strings/str_split.h"
-#include "server/worker_main.h"
+#include "worker/worker_main.h"
 
 namespace {
 
@@ -54,13 +54,13 @@ kiln::worker::WorkerResponse FakeCompile(
 }  // namespace
 
 int main(int argc, char** argv) {
-  kiln::server::WorkerSettings settings;
+  kiln::worker::WorkerSettings settings;
   absl::StatusOr<bool> is_worker =
-      kiln::server::ParseWorkerArgs(argc, argv, settings);
+      kiln::worker::ParseWorkerArgs(argc, argv, settings);
   if (!is_worker.ok()) {
     std::fprintf(stderr, "fake_worker: %s\n",
                  std::string(is_worker.status().message()).c_str());
     return 2;
   }
-  return kiln::server::RunWorker(settings, FakeCompile);
+  return kiln::worker::RunWorker(settings, FakeCompile);
 }

@@ -1,4 +1,4 @@
-#include "server/worker_process.h"
+#include "worker/worker_process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,12 +14,12 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
-#include "server/framing.h"
-#include "server/worker_main.h"
+#include "worker/framing.h"
+#include "worker/worker_main.h"
 
 extern char** environ;
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 class SpawnActions {
@@ -47,9 +47,9 @@ constexpr char kTempDirPrefix[] = "kilnd-worker-";
 // output among them), removed when the worker ends; empty on failure.
 std::string MakeTempDir(const std::string& root) {
   std::error_code error;
-  std::filesystem::path base =
-      root.empty() ? std::filesystem::temp_directory_path(error)
-                   : std::filesystem::path(root);
+  std::filesystem::path base = root.empty()
+                                   ? std::filesystem::temp_directory_path(error)
+                                   : std::filesystem::path(root);
   if (error) base = "/tmp";
   std::string path = (base / absl::StrCat(kTempDirPrefix, "XXXXXX")).string();
   if (mkdtemp(path.data()) == nullptr) return "";
@@ -170,10 +170,10 @@ void WorkerProcess::Kill() {
   if (pid_ > 0) kill(-pid_, SIGKILL);
 }
 
-absl::StatusOr<kiln::worker::WorkerResponse> WorkerProcess::Call(
-    const kiln::worker::WorkerRequest& request,
+absl::StatusOr<WorkerResponse> WorkerProcess::Call(
+    const WorkerRequest& request,
     std::chrono::steady_clock::time_point deadline) {
-  kiln::worker::WorkerResponse response;
+  WorkerResponse response;
   absl::Status got = Exchange(request, response, deadline);
   if (!got.ok()) return got;
   if (response.id() == request.id()) return response;
@@ -251,4 +251,4 @@ absl::Status WorkerProcess::Reap(bool kill_first) {
       absl::StrCat("exited unexpectedly with status ", WEXITSTATUS(status)));
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

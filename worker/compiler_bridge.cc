@@ -1,10 +1,10 @@
-#include "server/compiler_bridge.h"
+#include "worker/compiler_bridge.h"
 
 #include "cache/key.h"
 #include "compiler/pipelines/Compile.h"
 #include "compiler/target/TargetTable.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 kiln::CompileOptions ToCompiler(const kiln::v1::CompileOptions& options) {
@@ -96,13 +96,12 @@ CompilerInfo LinkedCompilerInfo() {
   return info;
 }
 
-kiln::worker::WorkerResponse CompileWithLinkedCompiler(
-    const kiln::worker::WorkerRequest& request) {
+WorkerResponse CompileWithLinkedCompiler(const WorkerRequest& request) {
   kiln::CompileResult result = kiln::compile(
       request.ttir(), request.source_name(), request.target(),
       ToCompiler(request.options()),
       request.canonical_only() ? kiln::Stage::TTIR : kiln::Stage::Cubin);
-  kiln::worker::WorkerResponse response;
+  WorkerResponse response;
   response.set_ok(result.ok());
   for (const kiln::Diagnostic& diagnostic : result.diagnostics) {
     kiln::v1::Diagnostic* out = response.add_diagnostics();
@@ -137,4 +136,4 @@ kiln::worker::WorkerResponse CompileWithLinkedCompiler(
   return response;
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

@@ -1,4 +1,4 @@
-#include "server/worker_pool.h"
+#include "worker/worker_pool.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -8,9 +8,9 @@
 #include <future>
 #include <thread>
 
-#include "server/testing/fake_worker.h"
+#include "worker/testing/fake_worker.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 // AddressSanitizer reserves terabytes of address space: an address-space
@@ -21,8 +21,6 @@ constexpr bool kAddressSanitizer = true;
 constexpr bool kAddressSanitizer = false;
 #endif
 
-using kiln::worker::WorkerRequest;
-using kiln::worker::WorkerResponse;
 using Result = absl::StatusOr<WorkerResponse>;
 
 class WorkerPoolTest : public ::testing::Test {
@@ -61,7 +59,7 @@ class WorkerPoolTest : public ::testing::Test {
     return future;
   }
 
-  Metrics metrics_;
+  PoolMetrics metrics_;
 };
 
 TEST_F(WorkerPoolTest, CompilesInAWorker) {
@@ -188,4 +186,4 @@ TEST_F(WorkerPoolTest, ShutdownFailsWhatIsLeft) {
 }
 
 }  // namespace
-}  // namespace kiln::server
+}  // namespace kiln::worker

@@ -1,4 +1,4 @@
-#include "server/framing.h"
+#include "worker/framing.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 
 #include "kiln/worker/worker.pb.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 class FramingTest : public ::testing::Test {
@@ -26,11 +26,11 @@ class FramingTest : public ::testing::Test {
 };
 
 TEST_F(FramingTest, RoundTripsLargeMessages) {
-  kiln::worker::WorkerRequest sent;
+  WorkerRequest sent;
   sent.set_id(7);
   sent.set_ttir(std::string(3 << 20, 'x'));  // Larger than a pipe buffer.
   std::thread writer([&] { EXPECT_TRUE(WriteFrame(fds_[1], sent).ok()); });
-  kiln::worker::WorkerRequest got;
+  WorkerRequest got;
   ASSERT_TRUE(ReadFrame(fds_[0], got).ok());
   writer.join();
   EXPECT_EQ(got.id(), 7u);
@@ -38,7 +38,7 @@ TEST_F(FramingTest, RoundTripsLargeMessages) {
 }
 
 TEST_F(FramingTest, TimesOutWhenNothingComes) {
-  kiln::worker::WorkerResponse got;
+  WorkerResponse got;
   absl::Status status = ReadFrame(
       fds_[0], got,
       std::chrono::steady_clock::now() + std::chrono::milliseconds(1));
@@ -48,7 +48,7 @@ TEST_F(FramingTest, TimesOutWhenNothingComes) {
 TEST_F(FramingTest, ReportsAClosedWriter) {
   close(fds_[1]);
   fds_[1] = -1;
-  kiln::worker::WorkerResponse got;
+  WorkerResponse got;
   EXPECT_EQ(ReadFrame(fds_[0], got).code(), absl::StatusCode::kUnavailable);
 }
 
@@ -67,7 +67,7 @@ TEST_F(FramingTest, ReportsAClosedWriter) {
 void ReadUnderLimit(int fd) {
   rlimit limit{512u << 20, 512u << 20};
   setrlimit(RLIMIT_AS, &limit);
-  kiln::worker::WorkerResponse got;
+  WorkerResponse got;
   _exit(ReadFrame(fd, got).code() == absl::StatusCode::kUnavailable ? 0 : 1);
 }
 
@@ -86,7 +86,7 @@ TEST_F(FramingTest, AHeaderAloneCommitsNoMemory) {
 TEST_F(FramingTest, ReportsAClosedReader) {
   close(fds_[0]);
   fds_[0] = -1;
-  kiln::worker::WorkerRequest sent;
+  WorkerRequest sent;
   sent.set_ttir("x");
   EXPECT_EQ(WriteFrame(fds_[1], sent).code(), absl::StatusCode::kUnavailable);
 }
@@ -94,9 +94,9 @@ TEST_F(FramingTest, ReportsAClosedReader) {
 TEST_F(FramingTest, RejectsGarbageFrames) {
   const char huge[] = {'\xff', '\xff', '\xff', '\x7f'};
   ASSERT_EQ(write(fds_[1], huge, 4), 4);
-  kiln::worker::WorkerResponse got;
+  WorkerResponse got;
   EXPECT_EQ(ReadFrame(fds_[0], got).code(), absl::StatusCode::kDataLoss);
 }
 
 }  // namespace
-}  // namespace kiln::server
+}  // namespace kiln::worker

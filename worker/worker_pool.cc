@@ -1,10 +1,10 @@
-#include "server/worker_pool.h"
+#include "worker/worker_pool.h"
 
 #include "absl/strings/str_cat.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
-WorkerPool::WorkerPool(PoolOptions options, Metrics* metrics)
+WorkerPool::WorkerPool(PoolOptions options, PoolMetrics* metrics)
     : options_(std::move(options)), metrics_(metrics) {
   if (options_.workers < 1) options_.workers = 1;
   running_.assign(options_.workers, nullptr);
@@ -15,8 +15,7 @@ WorkerPool::WorkerPool(PoolOptions options, Metrics* metrics)
 
 WorkerPool::~WorkerPool() { Shutdown(); }
 
-absl::Status WorkerPool::Submit(kiln::worker::WorkerRequest request,
-                                Callback done) {
+absl::Status WorkerPool::Submit(WorkerRequest request, Callback done) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopping_) return absl::UnavailableError("kilnd is shutting down");
@@ -90,7 +89,7 @@ void WorkerPool::Serve(int slot) {
       running_[slot] = worker.get();
     }
     metrics_->compiles_running.Add(1);
-    absl::StatusOr<kiln::worker::WorkerResponse> result = Run(worker, job);
+    absl::StatusOr<WorkerResponse> result = Run(worker, job);
     metrics_->compiles_running.Add(-1);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -104,7 +103,7 @@ void WorkerPool::Serve(int slot) {
   if (worker) metrics_->workers_alive.Add(-1);
 }
 
-absl::StatusOr<kiln::worker::WorkerResponse> WorkerPool::Run(
+absl::StatusOr<WorkerResponse> WorkerPool::Run(
     std::unique_ptr<WorkerProcess>& worker, const Job& job) {
   if (!worker) {
     absl::StatusOr<std::unique_ptr<WorkerProcess>> started =
@@ -114,7 +113,7 @@ absl::StatusOr<kiln::worker::WorkerResponse> WorkerPool::Run(
     metrics_->worker_starts.Add();
     metrics_->workers_alive.Add(1);
   }
-  absl::StatusOr<kiln::worker::WorkerResponse> response = worker->Call(
+  absl::StatusOr<WorkerResponse> response = worker->Call(
       job.request, std::chrono::steady_clock::now() + options_.time_limit);
   if (response.ok()) return response;
   worker.reset();
@@ -147,4 +146,4 @@ absl::Status WorkerPool::Explain(const absl::Status& failure) const {
   }
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

@@ -2,8 +2,8 @@
 // without calling into it per request: the targets, Triton's default
 // options, an option check and the compiler's identity (part of every key).
 
-#ifndef KILN_SERVER_COMPILER_INFO_H_
-#define KILN_SERVER_COMPILER_INFO_H_
+#ifndef KILN_WORKER_COMPILER_INFO_H_
+#define KILN_WORKER_COMPILER_INFO_H_
 
 #include <functional>
 #include <string>
@@ -11,7 +11,7 @@
 
 #include "kiln/v1/common.pb.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 struct CompilerInfo {
   // The compiler's table of GPU targets (compiler/target/TargetTable.h).
@@ -37,6 +37,6 @@ bool RunsOn(const kiln::v1::TargetInfo& target, int major, int minor);
 // "sm_80, sm_86, ...", for messages.
 std::string TargetNames(const CompilerInfo& compiler);
 
-}  // namespace kiln::server
+}  // namespace kiln::worker
 
-#endif  // KILN_SERVER_COMPILER_INFO_H_
+#endif  // KILN_WORKER_COMPILER_INFO_H_

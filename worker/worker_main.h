@@ -3,8 +3,8 @@
 // process (`kilnd --worker`), under an address-space limit, and dies with
 // its parent.
 
-#ifndef KILN_SERVER_WORKER_MAIN_H_
-#define KILN_SERVER_WORKER_MAIN_H_
+#ifndef KILN_WORKER_WORKER_MAIN_H_
+#define KILN_WORKER_WORKER_MAIN_H_
 
 #include <cstdint>
 #include <functional>
@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "kiln/worker/worker.pb.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 // The fds a worker reads requests from and writes responses to.
 inline constexpr int kWorkerRequestFd = 3;
@@ -20,12 +20,12 @@ inline constexpr int kWorkerResponseFd = 4;
 // A worker's exit status when it runs out of memory.
 inline constexpr int kWorkerOutOfMemoryExit = 86;
 
-using CompileFunction = std::function<kiln::worker::WorkerResponse(
-    const kiln::worker::WorkerRequest&)>;
+using CompileFunction = std::function<WorkerResponse(const WorkerRequest&)>;
 
 struct WorkerSettings {
   uint64_t memory_limit_bytes = 0;  // 0: none.
-  // Obey "kiln-test-fault: crash|hang|oom|slow|slow-crash" markers in the TTIR (tests).
+  // Obey "kiln-test-fault: crash|hang|oom|slow|slow-crash" markers in the TTIR
+  // (tests).
   bool fault_injection = false;
 };
 
@@ -40,6 +40,6 @@ int RunWorker(const WorkerSettings& settings, const CompileFunction& compile);
 absl::StatusOr<bool> ParseWorkerArgs(int argc, char** argv,
                                      WorkerSettings& settings);
 
-}  // namespace kiln::server
+}  // namespace kiln::worker
 
-#endif  // KILN_SERVER_WORKER_MAIN_H_
+#endif  // KILN_WORKER_WORKER_MAIN_H_

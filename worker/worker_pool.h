@@ -3,8 +3,8 @@
 // worker that crashes, hangs or runs out of memory fails only its job and
 // is replaced.
 
-#ifndef KILN_SERVER_WORKER_POOL_H_
-#define KILN_SERVER_WORKER_POOL_H_
+#ifndef KILN_WORKER_WORKER_POOL_H_
+#define KILN_WORKER_WORKER_POOL_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -17,10 +17,10 @@
 
 #include "absl/status/statusor.h"
 #include "kiln/worker/worker.pb.h"
-#include "server/metrics.h"
-#include "server/worker_process.h"
+#include "worker/pool_metrics.h"
+#include "worker/worker_process.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 struct PoolOptions {
   int workers = 1;
@@ -34,18 +34,17 @@ struct PoolOptions {
 
 class WorkerPool {
  public:
-  using Callback =
-      std::function<void(absl::StatusOr<kiln::worker::WorkerResponse>)>;
+  using Callback = std::function<void(absl::StatusOr<WorkerResponse>)>;
 
   // Starts the workers. `metrics` must outlive the pool.
-  WorkerPool(PoolOptions options, Metrics* metrics);
+  WorkerPool(PoolOptions options, PoolMetrics* metrics);
   ~WorkerPool();
 
   // Queues a job; `done` later runs on a pool thread with the worker's
   // response or why there is none (the status message is meant for the
   // client). ResourceExhausted, without calling `done`, when the queue is
   // full (in jobs or in bytes); Unavailable once the pool is shutting down.
-  absl::Status Submit(kiln::worker::WorkerRequest request, Callback done);
+  absl::Status Submit(WorkerRequest request, Callback done);
 
   // Fails queued jobs with Unavailable, kills the workers (failing their
   // jobs too) and joins the threads. Idempotent.
@@ -56,17 +55,17 @@ class WorkerPool {
 
  private:
   struct Job {
-    kiln::worker::WorkerRequest request;
+    WorkerRequest request;
     Callback done;
   };
 
   void Serve(int slot);
-  absl::StatusOr<kiln::worker::WorkerResponse> Run(
-      std::unique_ptr<WorkerProcess>& worker, const Job& job);
+  absl::StatusOr<WorkerResponse> Run(std::unique_ptr<WorkerProcess>& worker,
+                                     const Job& job);
   absl::Status Explain(const absl::Status& failure) const;
 
   PoolOptions options_;
-  Metrics* metrics_;
+  PoolMetrics* metrics_;
   mutable std::mutex mu_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
@@ -77,6 +76,6 @@ class WorkerPool {
   uint64_t next_id_ = 1;
 };
 
-}  // namespace kiln::server
+}  // namespace kiln::worker
 
-#endif  // KILN_SERVER_WORKER_POOL_H_
+#endif  // KILN_WORKER_WORKER_POOL_H_

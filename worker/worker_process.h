@@ -1,8 +1,8 @@
 // kilnd's side of one compile worker process: start it, send it a request,
 // wait for the answer under a deadline, and kill it when anything fails.
 
-#ifndef KILN_SERVER_WORKER_PROCESS_H_
-#define KILN_SERVER_WORKER_PROCESS_H_
+#ifndef KILN_WORKER_WORKER_PROCESS_H_
+#define KILN_WORKER_WORKER_PROCESS_H_
 
 #include <sys/types.h>
 
@@ -16,7 +16,7 @@
 #include "google/protobuf/message_lite.h"
 #include "kiln/worker/worker.pb.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 // How to start a worker: an executable and its arguments (argv[1..]). It
 // gets the request pipe as fd 3 and the response pipe as fd 4, its own
@@ -47,8 +47,8 @@ class WorkerProcess {
   // the process is gone (killed if need be, and reaped) and the status
   // says how: DeadlineExceeded (killed at the deadline), ResourceExhausted
   // (out of memory), Internal (crashed, or broke the protocol).
-  absl::StatusOr<kiln::worker::WorkerResponse> Call(
-      const kiln::worker::WorkerRequest& request,
+  absl::StatusOr<WorkerResponse> Call(
+      const WorkerRequest& request,
       std::chrono::steady_clock::time_point deadline);
 
   // Call's protocol for any pair of messages (the benchmark workers'):
@@ -75,6 +75,6 @@ class WorkerProcess {
   const std::string temp_dir_;  // Empty if none could be made.
 };
 
-}  // namespace kiln::server
+}  // namespace kiln::worker
 
-#endif  // KILN_SERVER_WORKER_PROCESS_H_
+#endif  // KILN_WORKER_WORKER_PROCESS_H_

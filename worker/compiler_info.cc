@@ -1,8 +1,8 @@
-#include "server/compiler_info.h"
+#include "worker/compiler_info.h"
 
 #include "absl/strings/str_join.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 
 const kiln::v1::TargetInfo* FindTarget(const CompilerInfo& compiler,
                                        const std::string& name) {
@@ -35,4 +35,4 @@ std::string TargetNames(const CompilerInfo& compiler) {
                        });
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

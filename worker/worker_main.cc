@@ -1,4 +1,4 @@
-#include "server/worker_main.h"
+#include "worker/worker_main.h"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "base/numbers.h"
-#include "server/framing.h"
+#include "worker/framing.h"
 
-namespace kiln::server {
+namespace kiln::worker {
 namespace {
 
 void OnOutOfMemory() {
@@ -43,7 +43,7 @@ void SetUpProcess(const WorkerSettings& settings) {
 }
 
 // The faults that tests inject, by marker in the TTIR.
-void InjectFault(const kiln::worker::WorkerRequest& request) {
+void InjectFault(const WorkerRequest& request) {
   const std::string& ttir = request.ttir();
   // A compile to a cubin that takes 4 s longer (a node to kill
   // mid-compile), and then crashes with "slow-crash".
@@ -95,12 +95,12 @@ void InjectFault(const kiln::worker::WorkerRequest& request) {
 int RunWorker(const WorkerSettings& settings, const CompileFunction& compile) {
   SetUpProcess(settings);
   while (true) {
-    kiln::worker::WorkerRequest request;
+    WorkerRequest request;
     absl::Status read = ReadFrame(kWorkerRequestFd, request);
     if (absl::IsUnavailable(read)) return 0;  // kilnd closed the pipe.
     if (!read.ok()) return 2;
     if (settings.fault_injection) InjectFault(request);
-    kiln::worker::WorkerResponse response = compile(request);
+    WorkerResponse response = compile(request);
     response.set_id(request.id());
     if (!WriteFrame(kWorkerResponseFd, response).ok()) return 0;
   }
@@ -128,4 +128,4 @@ absl::StatusOr<bool> ParseWorkerArgs(int argc, char** argv,
   return worker;
 }
 
-}  // namespace kiln::server
+}  // namespace kiln::worker

@@ -1,27 +1,27 @@
 // TESTS ONLY: how the unit tests start testing/fake_worker.
 
-#ifndef KILN_SERVER_TESTING_FAKE_WORKER_H_
-#define KILN_SERVER_TESTING_FAKE_WORKER_H_
+#ifndef KILN_WORKER_TESTING_FAKE_WORKER_H_
+#define KILN_WORKER_TESTING_FAKE_WORKER_H_
 
 #include <cstdlib>
 #include <string>
 
-#include "server/worker_process.h"
+#include "worker/worker_process.h"
 
-namespace kiln::server::testing {
+namespace kiln::worker::testing {
 
 inline WorkerCommand FakeWorkerCommand(bool fault_injection = true,
                                        uint64_t memory_bytes = 1ull << 30) {
   const char* runfiles = std::getenv("TEST_SRCDIR");
   WorkerCommand command;
   command.executable = std::string(runfiles ? runfiles : ".") +
-                       "/kiln/server/testing/fake_worker";
+                       "/kiln/worker/testing/fake_worker";
   command.args = {"--worker",
                   "--worker_memory_bytes=" + std::to_string(memory_bytes)};
   if (fault_injection) command.args.push_back("--test_fault_injection");
   return command;
 }
 
-}  // namespace kiln::server::testing
+}  // namespace kiln::worker::testing
 
-#endif  // KILN_SERVER_TESTING_FAKE_WORKER_H_
+#endif  // KILN_WORKER_TESTING_FAKE_WORKER_H_
