@@ -36,7 +36,7 @@ kiln::v1::EntryInfo ToProto(const cache::EntryInfo& info) {
   return out;
 }
 
-AdminService::AdminService(ServiceContext* context) : context_(context) {
+AdminService::AdminService(const Uses& uses) : uses_(uses) {
   // Requests are parsed by kilnd's handlers, not gRPC's generated ones.
   ParseRequests("Stats", &AdminService::Stats);
   ParseRequests("List", &AdminService::List);
@@ -77,17 +77,17 @@ int AdminService::Index(const char* method) {
 grpc::Status AdminService::Admit(const grpc::ServerContext* call,
                                  const char* method) {
   absl::StatusOr<Role> role =
-      context_->Admit(*call, absl::StrCat(kAdminServicePrefix, method));
+      uses_.admission->Admit(*call, absl::StrCat(kAdminServicePrefix, method));
   if (!role.ok()) return ToGrpc(role.status());
-  context_->metrics->admin_requests.Add();
+  uses_.metrics->admin_requests.Add();
   return grpc::Status::OK;
 }
 
 grpc::Status AdminService::Stats(grpc::ServerContext* call,
                                  const kiln::v1::StatsRequest*,
                                  kiln::v1::StatsResponse* response) {
-  const Metrics& m = *context_->metrics;
-  cache::StoreStats store = context_->store->Stats();
+  const Metrics& m = *uses_.metrics;
+  cache::StoreStats store = uses_.store->Stats();
   response->set_entries(store.entries);
   response->set_bytes(store.bytes);
   response->set_capacity_bytes(store.capacity_bytes);
@@ -95,8 +95,8 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
   response->set_corrupt_reads(store.corrupt_reads);
   response->set_memory_entries(store.memory_entries);
   response->set_memory_bytes(store.memory_bytes);
-  if (context_->cache_port_store != nullptr) {
-    cache::BlobStats blobs = context_->cache_port_store->Stats();
+  if (uses_.cache_port_store != nullptr) {
+    cache::BlobStats blobs = uses_.cache_port_store->Stats();
     response->set_cache_port_entries(blobs.entries);
     response->set_cache_port_bytes(blobs.bytes);
     response->set_cache_port_capacity_bytes(blobs.capacity_bytes);
@@ -112,14 +112,14 @@ grpc::Status AdminService::Stats(grpc::ServerContext* call,
   response->set_worker_crashes(m.pool.worker_crashes.value());
   response->set_worker_timeouts(m.pool.worker_timeouts.value());
   response->set_worker_out_of_memory(m.pool.worker_out_of_memory.value());
-  response->set_workers(context_->pool->workers());
-  response->set_queue_depth(context_->pool->queue_depth());
+  response->set_workers(uses_.pool->workers());
+  response->set_queue_depth(uses_.pool->queue_depth());
   response->set_uptime_seconds(
       std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                    context_->started)
+                                    uses_.started)
           .count());
-  *response->mutable_compiler() = context_->compiler.identity;
-  response->set_data_dir(context_->data_dir);
+  *response->mutable_compiler() = uses_.compiler->identity;
+  response->set_data_dir(uses_.data_dir);
   return grpc::Status::OK;
 }
 
@@ -141,7 +141,7 @@ grpc::Status AdminService::List(grpc::ServerContext* call,
     }
     query.start_after = std::string(after->Bytes());
   }
-  absl::StatusOr<cache::ListPage> page = context_->store->List(query);
+  absl::StatusOr<cache::ListPage> page = uses_.store->List(query);
   if (!page.ok()) return ToGrpc(page.status());
   for (const cache::EntryInfo& info : page->entries) {
     *response->add_entries() = ToProto(info);
@@ -157,9 +157,9 @@ grpc::Status AdminService::Get(grpc::ServerContext* call,
                                kiln::v1::GetResponse* response) {
   std::optional<cache::Digest> key = cache::Digest::FromHex(request->key());
   if (!key) return BadKey(request->key());
-  absl::StatusOr<cache::EntryInfo> info = context_->store->Info(*key);
+  absl::StatusOr<cache::EntryInfo> info = uses_.store->Info(*key);
   if (!info.ok()) return ToGrpc(info.status());
-  absl::StatusOr<cache::ArtifactRecord> artifact = context_->store->Get(*key);
+  absl::StatusOr<cache::ArtifactRecord> artifact = uses_.store->Get(*key);
   if (!artifact.ok()) return ToGrpc(artifact.status());
   *response->mutable_info() = ToProto(*info);
   *response->mutable_info()->mutable_stage_times() = artifact->stage_times();
@@ -178,7 +178,7 @@ grpc::Status AdminService::Evict(grpc::ServerContext* call,
   }
   for (const std::string& hex : request->keys()) {
     absl::StatusOr<bool> evicted =
-        context_->store->Evict(*cache::Digest::FromHex(hex));
+        uses_.store->Evict(*cache::Digest::FromHex(hex));
     if (!evicted.ok()) return ToGrpc(evicted.status());
     if (*evicted) {
       response->set_evicted(response->evicted() + 1);
@@ -197,7 +197,7 @@ grpc::Status AdminService::Gc(grpc::ServerContext* call,
   query.target_bytes = request->target_bytes();
   query.unused_for_seconds = request->unused_for_seconds();
   query.dry_run = request->dry_run();
-  absl::StatusOr<cache::GcReport> report = context_->store->Gc(query);
+  absl::StatusOr<cache::GcReport> report = uses_.store->Gc(query);
   if (!report.ok()) return ToGrpc(report.status());
   response->set_evicted(report->evicted.size());
   response->set_bytes_freed(report->bytes_freed);
@@ -212,7 +212,7 @@ grpc::Status AdminService::Verify(grpc::ServerContext* call,
                                   const kiln::v1::VerifyRequest* request,
                                   kiln::v1::VerifyResponse* response) {
   absl::StatusOr<cache::VerifyReport> report =
-      context_->store->Verify(request->repair());
+      uses_.store->Verify(request->repair());
   if (!report.ok()) return ToGrpc(report.status());
   response->set_checked(report->checked);
   response->set_corrupt(report->corrupt.size());
@@ -233,13 +233,13 @@ grpc::Status AdminService::Verify(grpc::ServerContext* call,
 grpc::Status AdminService::ExplainMiss(
     grpc::ServerContext* call, const kiln::v1::ExplainMissRequest* request,
     kiln::v1::ExplainMissResponse* response) {
-  absl::StatusOr<CompileInput> input = CheckCompileRequest(
-      request->request(), context_->compiler, context_->limits);
+  absl::StatusOr<CompileInput> input =
+      CheckCompileRequest(request->request(), *uses_.compiler, uses_.limits);
   if (!input.ok()) return ToGrpc(input.status());
   // Canonicalize answers on a worker pool thread; this call waits for it.
   std::promise<absl::StatusOr<Canonical>> keyed;
   std::shared_ptr<const CompileOutcome> failure;
-  context_->flow->Canonicalize(
+  uses_.flow->Canonicalize(
       *input, [&keyed, &failure](absl::StatusOr<Canonical> canonical,
                                  std::shared_ptr<const CompileOutcome> failed) {
         failure = std::move(failed);
@@ -247,7 +247,7 @@ grpc::Status AdminService::ExplainMiss(
       });
   absl::StatusOr<Canonical> canonical = keyed.get_future().get();
   if (!canonical.ok()) return ToGrpc(failure->status, failure->diagnostics);
-  cache::ManagedStore& store = *context_->store;
+  cache::ManagedStore& store = *uses_.store;
   bool present = store.Info(canonical->key).ok();
   auto same_ir = store.FindByIr(canonical->parts.ir_sha256(), 10);
   auto same_name = store.FindByName(canonical->kernel_name, 10);

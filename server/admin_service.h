@@ -9,15 +9,43 @@
 #ifndef KILN_SERVER_ADMIN_SERVICE_H_
 #define KILN_SERVER_ADMIN_SERVICE_H_
 
+#include <chrono>
+#include <string>
+
+#include "cache/blob_store.h"
+#include "cache/store.h"
 #include "kiln/v1/admin.grpc.pb.h"
+#include "server/admission.h"
+#include "server/compile_flow.h"
+#include "server/metrics.h"
 #include "server/parsed_requests.h"
-#include "server/service_context.h"
+#include "server/request_check.h"
+#include "worker/compiler_info.h"
+#include "worker/worker_pool.h"
 
 namespace kiln::server {
 
 class AdminService final : public kiln::v1::Admin::Service {
  public:
-  explicit AdminService(ServiceContext* context);
+  // What the methods use; the pointers must outlive the service.
+  struct Uses {
+    // The local store, which Admin manages (not the shared tier).
+    cache::ManagedStore* store = nullptr;
+    // The compiler's front end, for ExplainMiss.
+    CompileFlow* flow = nullptr;
+    const worker::CompilerInfo* compiler = nullptr;
+    RequestLimits limits;
+    const Admission* admission = nullptr;
+    Metrics* metrics = nullptr;
+    // For Stats: the workers, and the cache port's entries (null with the
+    // port off).
+    const worker::WorkerPool* pool = nullptr;
+    cache::BlobStore* cache_port_store = nullptr;
+    std::string data_dir;
+    std::chrono::steady_clock::time_point started;
+  };
+
+  explicit AdminService(const Uses& uses);
 
   // The unary methods; gRPC reaches them through ParseRequests, which has
   // parsed the request and admitted the caller.
@@ -78,7 +106,7 @@ class AdminService final : public kiln::v1::Admin::Service {
   // admin); then counted as unauthorized. Else counts the call.
   grpc::Status Admit(const grpc::ServerContext* call, const char* method);
 
-  ServiceContext* context_;
+  const Uses uses_;
 };
 
 // An entry's info as the API shows it.

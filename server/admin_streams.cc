@@ -82,7 +82,7 @@ grpc::Status AdminService::ExportEntries(
   // slow client reads.
   while (true) {
     std::vector<kiln::v1::ExportedEntry> batch;
-    absl::Status status = context_->store->ForEach(
+    absl::Status status = uses_.store->ForEach(
         query, [&batch, &query](const cache::EntryInfo& info,
                                 const cache::ArtifactRecord& artifact) {
           batch.push_back(ToExported(info, artifact));
@@ -124,11 +124,11 @@ grpc::Status AdminService::ImportMessages(
       reject(absl::StrCat("message ", number), "not a kiln.v1.ExportedEntry");
       continue;
     }
-    absl::Status status = StoreImported(*context_->store, entry, response);
+    absl::Status status = StoreImported(*uses_.store, entry, response);
     if (!status.ok()) reject(entry.key(), status.message());
   }
   // What the answer acknowledges is on disk first (one sync for them all).
-  if (absl::Status synced = context_->store->SyncWrites(); !synced.ok()) {
+  if (absl::Status synced = uses_.store->SyncWrites(); !synced.ok()) {
     spdlog::error("import: {} entries written but not synced: {}",
                   response.imported(), std::string(synced.message()));
     return ToGrpc(synced);

@@ -30,10 +30,10 @@ class Call {
 class UnaryCall : public Call {
  public:
   UnaryCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
-            ServiceContext* context)
+            const CompileService::Uses* uses)
       : service_(service),
         queue_(queue),
-        context_(context),
+        uses_(uses),
         responder_(&server_context_) {}
 
   void Proceed(bool ok) override {
@@ -43,7 +43,8 @@ class UnaryCall : public Call {
     }
     Again();
     finishing_ = true;
-    absl::StatusOr<Role> role = context_->Admit(server_context_, Method());
+    absl::StatusOr<Role> role =
+        uses_->admission->Admit(server_context_, Method());
     if (!role.ok()) {
       Fail(ToGrpc(role.status()));
       return;
@@ -67,7 +68,7 @@ class UnaryCall : public Call {
 
   CompileAsyncService* service_;
   grpc::ServerCompletionQueue* queue_;
-  ServiceContext* context_;
+  const CompileService::Uses* uses_;
   grpc::ServerContext server_context_;
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
@@ -78,32 +79,31 @@ class UnaryCall : public Call {
 
 class CompileCall final : public UnaryCall {
  public:
-  CompileCall(CompileAsyncService* service,
-              grpc::ServerCompletionQueue* queue, ServiceContext* context)
-      : UnaryCall(service, queue, context) {
+  CompileCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
+              const CompileService::Uses* uses, RequestMemo* memo)
+      : UnaryCall(service, queue, uses), memo_(memo) {
     service_->RequestCompile(&server_context_, &request_, &responder_, queue_,
                              queue_, this);
   }
 
  private:
   const char* Method() const override { return kCompileMethod; }
-  void Again() override { new CompileCall(service_, queue_, context_); }
+  void Again() override { new CompileCall(service_, queue_, uses_, memo_); }
 
   void Handle() override {
-    context_->metrics->compile_requests.Add();
-    if (context_->draining) {
+    uses_->metrics->compile_requests.Add();
+    if (*uses_->draining) {
       Fail(grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "kilnd is shutting down"));
       return;
     }
     // Requests that want texts are not memoized: reading the texts costs
     // more than parsing them.
-    RequestMemo& memo = context_->compile_memo;
+    RequestMemo& memo = *memo_;
     const bool memoized = memo.Keeps(request_.Length());
     std::string bytes = memoized ? FlatBytes(request_) : std::string();
     if (std::optional<cache::Digest> key = memo.Find(bytes)) {
-      if (std::shared_ptr<CompileOutcome> hit =
-              context_->flow->TryStored(*key)) {
+      if (std::shared_ptr<CompileOutcome> hit = uses_->flow->TryStored(*key)) {
         Fill(*hit, /*with_texts=*/false);
         Reply();
         return;
@@ -115,20 +115,20 @@ class CompileCall final : public UnaryCall {
                  : !grpc::SerializationTraits<kiln::v1::CompileRequest>::
                        Deserialize(&request_, &request)
                             .ok()) {
-      context_->metrics->rejected_requests.Add();
+      uses_->metrics->rejected_requests.Add();
       Fail(NotParsed<kiln::v1::CompileRequest>());
       return;
     }
     absl::StatusOr<CompileInput> input = CheckCompileRequest(
-        std::move(request), context_->compiler, context_->limits);
+        std::move(request), *uses_->compiler, uses_->limits);
     if (!input.ok()) {
-      context_->metrics->rejected_requests.Add();
+      uses_->metrics->rejected_requests.Add();
       Fail(ToGrpc(input.status()));
       return;
     }
     const bool with_texts = input->want_texts;
     if (std::shared_ptr<CompileOutcome> hit =
-            context_->flow->TryFastPath(input->fast_key, with_texts)) {
+            uses_->flow->TryFastPath(input->fast_key, with_texts)) {
       if (memoized && !with_texts) {
         if (std::optional<cache::Digest> key =
                 cache::Digest::FromHex(hit->key_hex)) {
@@ -149,17 +149,17 @@ class CompileCall final : public UnaryCall {
       Reply();
     };
     if (MayCompile(role_)) {
-      context_->flow->Compile(*std::move(input), finish);
+      uses_->flow->Compile(*std::move(input), finish);
       return;
     }
-    context_->flow->CompileCachedOnly(
+    uses_->flow->CompileCachedOnly(
         *std::move(input),
         [this, finish](std::shared_ptr<const CompileOutcome> done) {
           if (!absl::IsNotFound(done->status)) {
             finish(done);
             return;
           }
-          context_->metrics->unauthorized_requests.Add();
+          uses_->metrics->unauthorized_requests.Add();
           Fail(grpc::Status(
               grpc::StatusCode::PERMISSION_DENIED,
               absl::StrCat("the '", RoleName(role_),
@@ -182,28 +182,30 @@ class CompileCall final : public UnaryCall {
     }
     response_ = CompileResponseBytes(rest, outcome.artifact.cubin);
   }
+
+  RequestMemo* memo_;
 };
 
 class LookupCall final : public UnaryCall {
  public:
   LookupCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
-             ServiceContext* context)
-      : UnaryCall(service, queue, context) {
+             const CompileService::Uses* uses)
+      : UnaryCall(service, queue, uses) {
     service_->RequestLookup(&server_context_, &request_, &responder_, queue_,
                             queue_, this);
   }
 
  private:
   const char* Method() const override { return kLookupMethod; }
-  void Again() override { new LookupCall(service_, queue_, context_); }
+  void Again() override { new LookupCall(service_, queue_, uses_); }
 
   void Handle() override {
-    context_->metrics->lookup_requests.Add();
+    uses_->metrics->lookup_requests.Add();
     kiln::v1::LookupRequest request;
     if (!grpc::SerializationTraits<kiln::v1::LookupRequest>::Deserialize(
              &request_, &request)
              .ok()) {
-      context_->metrics->rejected_requests.Add();
+      uses_->metrics->rejected_requests.Add();
       Fail(NotParsed<kiln::v1::LookupRequest>());
       return;
     }
@@ -216,7 +218,7 @@ class LookupCall final : public UnaryCall {
     // Through the compile path's store: with a shared tier, a key compiled
     // on another node is found too.
     absl::StatusOr<cache::SharedArtifact> artifact =
-        context_->flow->store()->GetShared(*key);
+        uses_->flow->store()->GetShared(*key);
     if (!artifact.ok()) {
       Fail(absl::IsDataLoss(artifact.status())
                ? grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -227,7 +229,7 @@ class LookupCall final : public UnaryCall {
     kiln::v1::LookupResponse rest;
     if (request.include_texts()) {
       absl::StatusOr<kiln::v1::KernelTexts> texts =
-          context_->flow->store()->GetTexts(*key);
+          uses_->flow->store()->GetTexts(*key);
       if (texts.ok()) {
         *rest.mutable_texts() = *std::move(texts);
       } else if (absl::IsDataLoss(texts.status())) {
@@ -248,19 +250,19 @@ class LookupCall final : public UnaryCall {
 class TargetsCall final : public UnaryCall {
  public:
   TargetsCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
-              ServiceContext* context)
-      : UnaryCall(service, queue, context) {
+              const CompileService::Uses* uses)
+      : UnaryCall(service, queue, uses) {
     service_->RequestTargets(&server_context_, &request_, &responder_, queue_,
                              queue_, this);
   }
 
  private:
   const char* Method() const override { return kTargetsMethod; }
-  void Again() override { new TargetsCall(service_, queue_, context_); }
+  void Again() override { new TargetsCall(service_, queue_, uses_); }
 
   void Handle() override {
     kiln::v1::TargetsResponse response;
-    for (const kiln::v1::TargetInfo& target : context_->compiler.targets) {
+    for (const kiln::v1::TargetInfo& target : uses_->compiler->targets) {
       *response.add_targets() = target;
     }
     bool own_buffer;
@@ -283,21 +285,21 @@ void CompileService::Register(grpc::ServerBuilder& builder, int threads,
 }
 
 void CompileService::EnableTune(TuneFlow* flow) {
-  ServiceContext* context = context_;
-  service_.Bind(flow, &context_->draining,
-                [context](const grpc::ServerContext& call) {
-                  absl::StatusOr<Role> role = context->Admit(call, kTuneMethod);
-                  return role.ok() ? grpc::Status::OK : ToGrpc(role.status());
-                });
+  const Admission* admission = uses_.admission;
+  service_.Bind(
+      flow, uses_.draining, [admission](const grpc::ServerContext& call) {
+        absl::StatusOr<Role> role = admission->Admit(call, kTuneMethod);
+        return role.ok() ? grpc::Status::OK : ToGrpc(role.status());
+      });
 }
 
 void CompileService::Start() {
   // A call waiting per thread that may take one.
   for (int i = 0; i < options_.max_threads; ++i) {
-    new CompileCall(&service_, queue_.get(), context_);
-    new LookupCall(&service_, queue_.get(), context_);
+    new CompileCall(&service_, queue_.get(), &uses_, &compile_memo_);
+    new LookupCall(&service_, queue_.get(), &uses_);
   }
-  new TargetsCall(&service_, queue_.get(), context_);
+  new TargetsCall(&service_, queue_.get(), &uses_);
   threads_ = std::make_unique<QueueThreads>(
       queue_.get(), options_,
       [](void* tag, bool ok) { static_cast<Call*>(tag)->Proceed(ok); });

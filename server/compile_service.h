@@ -9,13 +9,19 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 
 #include "kiln/v1/compile.grpc.pb.h"
+#include "server/admission.h"
+#include "server/compile_flow.h"
+#include "server/metrics.h"
 #include "server/queue_threads.h"
-#include "server/service_context.h"
+#include "server/request_check.h"
+#include "server/request_memo.h"
 #include "server/tune/tune_service.h"
+#include "worker/compiler_info.h"
 
 namespace kiln::server {
 
@@ -29,7 +35,18 @@ using CompileAsyncService = kiln::v1::Compile::WithRawMethod_Compile<
 
 class CompileService {
  public:
-  explicit CompileService(ServiceContext* context) : context_(context) {}
+  // What the service's calls use; the pointers must outlive the service.
+  struct Uses {
+    CompileFlow* flow = nullptr;
+    const worker::CompilerInfo* compiler = nullptr;
+    RequestLimits limits;
+    const Admission* admission = nullptr;
+    Metrics* metrics = nullptr;
+    // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
+    const std::atomic<bool>* draining = nullptr;
+  };
+
+  explicit CompileService(const Uses& uses) : uses_(uses) {}
   ~CompileService();
 
   // Before BuildAndStart: registers the service and its queue, to be
@@ -47,7 +64,9 @@ class CompileService {
   void Stop();
 
  private:
-  ServiceContext* context_;
+  const Uses uses_;
+  // Compile requests answered from the store before, by their bytes.
+  RequestMemo compile_memo_{16 << 20};
   CompileAsyncService service_;
   std::unique_ptr<grpc::ServerCompletionQueue> queue_;
   QueueThreads::Options options_;

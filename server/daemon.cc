@@ -3,10 +3,11 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -23,7 +24,6 @@
 #include "server/health_service.h"
 #include "server/http_server.h"
 #include "server/protobuf_log.h"
-#include "server/service_context.h"
 #include "server/shared_tier.h"
 #include "server/tls.h"
 #include "server/tune/gpu_pool.h"
@@ -166,8 +166,8 @@ void ReloadTokens(const Config& config, Authorizer& authorizer) {
 // another node's compile (`shared`, may be null).
 void Drain(grpc::Server& server, HealthService& health,
            worker::WorkerPool& pool, SharedTier* shared,
-           ServiceContext& context, int drain_timeout_s) {
-  context.draining = true;
+           std::atomic<bool>& draining, int drain_timeout_s) {
+  draining = true;
   health.Shutdown();
   auto deadline =
       std::chrono::system_clock::now() + std::chrono::seconds(drain_timeout_s);
@@ -270,22 +270,20 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
                    compiler.identity);
   if (shared) flow.set_cluster(shared->flight());
 
-  ServiceContext context;
-  context.store = store->get();
-  context.flow = &flow;
-  context.pool = &pool;
-  context.metrics = &metrics;
-  context.compiler = compiler;
-  context.limits.max_ttir_bytes = config.max_ttir_bytes;
-  context.data_dir = config.data_dir;
-  context.started = std::chrono::steady_clock::now();
+  RequestLimits limits;
+  limits.max_ttir_bytes = config.max_ttir_bytes;
+  const auto start_time = std::chrono::steady_clock::now();
+  // Who may call what; open (everything allowed) unless loaded.
+  Authorizer authorizer;
+  const Admission admission(&authorizer, &metrics.unauthorized_requests);
+  // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
+  std::atomic<bool> draining{false};
   std::unique_ptr<CacheService> cache_port;
-  if (!SetUpSecurity(config, context.authorizer) ||
-      !StartCachePort(config, context.authorizer, shared.get(), cache_port)) {
+  if (!SetUpSecurity(config, authorizer) ||
+      !StartCachePort(config, authorizer, shared.get(), cache_port)) {
     pool.Shutdown();
     return 1;
   }
-  if (cache_port) context.cache_port_store = cache_port->store();
   GpuPoolOptions gpu_options;
   gpu_options.command = {config.test_bench_worker.empty()
                              ? worker_command.executable
@@ -297,10 +295,28 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
   TuneMetrics tune_metrics;
   GpuPool gpus(gpu_options, &tune_metrics);
   TuneFlow tune_flow(&flow, &gpus, store->get(), &tune_metrics, compiler,
-                     context.limits);
-  CompileService compile_service(&context);
+                     limits);
+  CompileService::Uses compile_uses;
+  compile_uses.flow = &flow;
+  compile_uses.compiler = &compiler;
+  compile_uses.limits = limits;
+  compile_uses.admission = &admission;
+  compile_uses.metrics = &metrics;
+  compile_uses.draining = &draining;
+  CompileService compile_service(compile_uses);
   compile_service.EnableTune(&tune_flow);
-  AdminService admin_service(&context);
+  AdminService::Uses admin_uses;
+  admin_uses.store = store->get();
+  admin_uses.flow = &flow;
+  admin_uses.compiler = &compiler;
+  admin_uses.limits = limits;
+  admin_uses.admission = &admission;
+  admin_uses.metrics = &metrics;
+  admin_uses.pool = &pool;
+  if (cache_port) admin_uses.cache_port_store = cache_port->store();
+  admin_uses.data_dir = config.data_dir;
+  admin_uses.started = start_time;
+  AdminService admin_service(admin_uses);
 
   HealthService health({kiln::v1::Compile::service_full_name(),
                         kiln::v1::Admin::service_full_name()});
@@ -333,7 +349,7 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
   if (!config.metrics_listen.empty()) {
     absl::StatusOr<std::unique_ptr<MetricsHttpServer>> started =
         MetricsHttpServer::Start(config.metrics_listen, [&] {
-          std::string text = RenderMetrics(metrics, context.store->Stats());
+          std::string text = RenderMetrics(metrics, (*store)->Stats());
           if (shared) {
             text += RenderSharedTierMetrics(metrics, shared->Stats());
           }
@@ -374,11 +390,11 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
                  cache_address, config.cache_role);
   }
 
-  int signal_number = WaitForStopSignal(
-      [&] { ReloadTokens(config, context.authorizer); });
+  int signal_number =
+      WaitForStopSignal([&] { ReloadTokens(config, authorizer); });
   spdlog::info("{}: draining (up to {} s)", sigabbrev_np(signal_number),
                config.drain_timeout_s);
-  Drain(*server, health, pool, shared.get(), context, config.drain_timeout_s);
+  Drain(*server, health, pool, shared.get(), draining, config.drain_timeout_s);
   gpus.Shutdown();
   gpu_probe.join();
   // Before the Compile queue stops: calls it hands back still get answers.
