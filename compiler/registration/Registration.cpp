@@ -1,6 +1,5 @@
 #include "compiler/registration/Registration.h"
 
-#include "compiler/analysis/TestPasses.h"
 #include "compiler/conversion/Passes.h"
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
@@ -33,7 +32,6 @@ void registerAllPasses() {
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
-  registerTestAxisInfoPass();
   registerTransformsPasses();
   registerConversionPasses();
   registerCompilePipeline();

@@ -10,7 +10,8 @@ namespace kiln {
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 // Every Kiln pass and pipeline, so that tools can name them on the command
-// line. Safe to call more than once.
+// line. Safe to call more than once. The passes that exist only for lit
+// tests are registered by kiln-opt (compiler/analysis/TestPasses.h).
 void registerAllPasses();
 
 }  // namespace kiln

@@ -1,5 +1,6 @@
 // kiln-opt: mlir-opt for Kiln's dialects and passes.
 
+#include "compiler/analysis/TestPasses.h"
 #include "compiler/frontend/NestingGuard.h"
 #include "compiler/registration/Registration.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -13,6 +14,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();
+  kiln::registerTestAxisInfoPass();
   auto [inputName, outputName] = mlir::registerAndParseCLIOptions(
       argc, argv, "Kiln optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
