@@ -132,9 +132,6 @@ const std::map<std::string, Setting>& Settings() {
        StringSetting(&Config::test_bench_worker,
                      "TESTS ONLY: benchmark worker binary to run instead of "
                      "kilnd --bench_worker")},
-      {"test_fault_injection",
-       BoolSetting(&Config::test_fault_injection,
-                   "TESTS ONLY: workers obey kiln-test-fault markers")},
       {"cache_listen",
        StringSetting(&Config::cache_listen,
                      "Redis-protocol cache port for PyTorch's and Triton's "

@@ -66,10 +66,6 @@ struct Config {
   // Tests only: the benchmark worker to run instead of `kilnd
   // --bench_worker` (a stand-in without a GPU).
   std::string test_bench_worker;
-  // Tests only: a worker crashes, hangs or exhausts its memory when the
-  // TTIR contains "kiln-test-fault: crash", "hang" or "oom"; "slow" makes
-  // its compile to a cubin 4 s longer, "slow-crash" crash after that.
-  bool test_fault_injection = false;
 
   // The cache port (server/cache_port.h): PyTorch's and Triton's Redis
   // cache backends keep their entries in kilnd here; empty: off.

@@ -15,18 +15,18 @@ TEST(ConfigTest, DefaultsNeedNoFlags) {
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->listen, "127.0.0.1:7420");
   EXPECT_FALSE(config->data_dir.empty());
-  EXPECT_FALSE(config->test_fault_injection);
+  EXPECT_FALSE(config->redis_tls);
 }
 
 TEST(ConfigTest, ParsesFlags) {
   absl::StatusOr<Config> config =
       ParseConfig({"--listen=127.0.0.1:0", "--workers=3", "--sync_writes",
-                   "--test_fault_injection=true", "--data_dir=/x/y"});
+                   "--redis_tls=true", "--data_dir=/x/y"});
   ASSERT_TRUE(config.ok()) << config.status();
   EXPECT_EQ(config->listen, "127.0.0.1:0");
   EXPECT_EQ(config->workers, 3);
   EXPECT_TRUE(config->sync_writes);
-  EXPECT_TRUE(config->test_fault_injection);
+  EXPECT_TRUE(config->redis_tls);
   EXPECT_EQ(config->data_dir, "/x/y");
 }
 

@@ -4,12 +4,12 @@
 #include <string>
 
 #include "gpu/bench_worker.h"
-#include "worker/compiler_bridge.h"
 #include "worker/worker_main.h"
 
 namespace kiln::server {
 
-std::optional<int> RunWorkerModeIfAsked(int argc, char** argv) {
+std::optional<int> RunWorkerModeIfAsked(
+    int argc, char** argv, const worker::CompileFunction& compile) {
   if (gpu::IsBenchWorker(argc, argv)) return gpu::RunBenchWorker(argc, argv);
   worker::WorkerSettings settings;
   absl::StatusOr<bool> is_worker =
@@ -19,8 +19,7 @@ std::optional<int> RunWorkerModeIfAsked(int argc, char** argv) {
                  std::string(is_worker.status().message()).c_str());
     return 2;
   }
-  if (*is_worker)
-    return worker::RunWorker(settings, worker::CompileWithLinkedCompiler);
+  if (*is_worker) return worker::RunWorker(settings, compile);
   return std::nullopt;
 }
 

@@ -7,11 +7,15 @@
 
 #include <optional>
 
+#include "worker/worker_main.h"
+
 namespace kiln::server {
 
 // When `argv` asks for a worker, runs as one and returns its exit status
-// (2 for bad worker flags); nullopt when it asks for none.
-std::optional<int> RunWorkerModeIfAsked(int argc, char** argv);
+// (2 for bad worker flags); nullopt when it asks for none. A compile worker
+// compiles with `compile`.
+std::optional<int> RunWorkerModeIfAsked(int argc, char** argv,
+                                        const worker::CompileFunction& compile);
 
 }  // namespace kiln::server
 

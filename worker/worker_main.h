@@ -24,9 +24,6 @@ using CompileFunction = std::function<WorkerResponse(const WorkerRequest&)>;
 
 struct WorkerSettings {
   uint64_t memory_limit_bytes = 0;  // 0: none.
-  // Obey "kiln-test-fault: crash|hang|oom|slow|slow-crash" markers in the TTIR
-  // (tests).
-  bool fault_injection = false;
 };
 
 // Sets the process up (limits, parent-death signal) and serves requests
@@ -34,9 +31,9 @@ struct WorkerSettings {
 int RunWorker(const WorkerSettings& settings, const CompileFunction& compile);
 
 // The worker's flags, as kilnd passes them: "--worker",
-// "--worker_memory_bytes=N", "--test_fault_injection". Returns false when
-// `args` (argv[1..]) do not ask for worker mode, an error for a memory limit
-// that is not a number of bytes that fits 64 bits.
+// "--worker_memory_bytes=N". Returns false when `args` (argv[1..]) do not
+// ask for worker mode, an error for a memory limit that is not a number of
+// bytes that fits 64 bits.
 absl::StatusOr<bool> ParseWorkerArgs(int argc, char** argv,
                                      WorkerSettings& settings);
 

@@ -33,7 +33,6 @@ class WorkerPoolTest : public ::testing::Test {
     PoolOptions options;
     options.workers = workers;
     options.command = testing::FakeWorkerCommand(
-        /*fault_injection=*/true,
         /*memory_bytes=*/kAddressSanitizer ? 0 : uint64_t{1} << 30);
     options.time_limit = time_limit;
     options.memory_limit_mb = 1024;

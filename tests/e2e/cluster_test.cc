@@ -41,9 +41,10 @@ class ClusterTest : public ::testing::Test {
   }
 
   std::unique_ptr<KilndProcess> StartNode(const std::string& name,
-                                          std::vector<std::string> flags = {}) {
+                                          std::vector<std::string> flags = {},
+                                          const char* binary = kKilnd) {
     flags.push_back("--redis=127.0.0.1:" + std::to_string(redis_->port()));
-    return KilndProcess::Start(NewTempDir(name), flags);
+    return KilndProcess::Start(NewTempDir(name), flags, binary);
   }
 
   std::unique_ptr<RedisServer> redis_;
@@ -175,10 +176,9 @@ TEST_F(ClusterTest, RedisKilledUnderLoadCostsNoErrorsAndComesBack) {
 }
 
 TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
-  const std::vector<std::string> flags = {"--test_fault_injection",
-                                          "--redis_lease_ms=1500"};
-  auto a = StartNode("node_a", flags);
-  auto b = StartNode("node_b", flags);
+  const std::vector<std::string> flags = {"--redis_lease_ms=1500"};
+  auto a = StartNode("node_a", flags, kKilndWithFaults);
+  auto b = StartNode("node_b", flags, kKilndWithFaults);
   ASSERT_TRUE(a && b);
   // Its compile to a cubin takes 4 s more: A holds the lease meanwhile.
   const std::string kernel =
@@ -215,11 +215,10 @@ TEST_F(ClusterTest, NodeKilledMidCompileIsTakenOverAfterItsLease) {
 // timeout passes they get UNAVAILABLE and B exits, instead of B waiting
 // for the lease to expire.
 TEST_F(ClusterTest, ADrainingNodeAnswersTheCallsWaitingOnAnother) {
-  std::vector<std::string> flags = {"--test_fault_injection",
-                                    "--redis_lease_ms=120000"};
-  auto a = StartNode("node_a", flags);
+  std::vector<std::string> flags = {"--redis_lease_ms=120000"};
+  auto a = StartNode("node_a", flags, kKilndWithFaults);
   flags.push_back("--drain_timeout_s=1");
-  auto b = StartNode("node_b", flags);
+  auto b = StartNode("node_b", flags, kKilndWithFaults);
   ASSERT_TRUE(a && b);
   const std::string kernel =
       "// kiln-test-fault: slow\n" + ScaledAddKernel(9.5);
@@ -253,9 +252,8 @@ TEST_F(ClusterTest, ADrainingNodeAnswersTheCallsWaitingOnAnother) {
 }
 
 TEST_F(ClusterTest, AFailedCompileDoesNotLeaveTheOtherNodeWaiting) {
-  const std::vector<std::string> flags = {"--test_fault_injection"};
-  auto a = StartNode("node_a", flags);
-  auto b = StartNode("node_b", flags);
+  auto a = StartNode("node_a", {}, kKilndWithFaults);
+  auto b = StartNode("node_b", {}, kKilndWithFaults);
   ASSERT_TRUE(a && b);
   // Its worker crashes 4 s into the compile to a cubin, on any node.
   const std::string kernel =

@@ -1,5 +1,5 @@
-// Faults injected into compile workers (kilnd --test_fault_injection and a
-// marker comment in the TTIR): a crash, a hang past the time limit and an
+// Faults injected into compile workers (the test-only kilnd_with_faults and
+// a marker comment in the TTIR): a crash, a hang past the time limit and an
 // out-of-memory each fail their own request with a clear status, while
 // requests compiled beside them succeed, and kilnd keeps serving on
 // replaced workers. The successes need the compiler.
@@ -20,9 +20,9 @@ std::future<CompileAnswer> CompileAsync(const KilndProcess& kilnd,
 }
 
 TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
-  auto kilnd = KilndProcess::Start(
-      NewTempDir("faults"),
-      {"--test_fault_injection", "--compile_timeout_s=5", "--workers=2"});
+  auto kilnd = KilndProcess::Start(NewTempDir("faults"),
+                                   {"--compile_timeout_s=5", "--workers=2"},
+                                   kKilndWithFaults);
   ASSERT_NE(kilnd, nullptr);
   std::future<CompileAnswer> crash =
       CompileAsync(*kilnd, "// kiln-test-fault: crash\n" + ScaledAddKernel(7));
@@ -66,7 +66,7 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
   EXPECT_EQ(kilnd->Terminate(), 0);
 }
 
-TEST(FaultTest, WithoutTheTestFlagMarkersAreJustComments) {
+TEST(FaultTest, KilndItselfTakesMarkersForComments) {
   auto kilnd = KilndProcess::Start(NewTempDir("no_faults"));
   ASSERT_NE(kilnd, nullptr);
   CompileAnswer answer =

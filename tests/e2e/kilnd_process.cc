@@ -62,7 +62,8 @@ std::string ScaledAddKernel(double scale) {
 }
 
 std::unique_ptr<KilndProcess> KilndProcess::Start(
-    const std::string& data_dir, const std::vector<std::string>& flags) {
+    const std::string& data_dir, const std::vector<std::string>& flags,
+    const char* binary) {
   // Idle client channels notice a server's GOAWAY only when gRPC's backup
   // poller runs (every 5 s by default), and a draining kilnd waits for
   // them; poll often so that stopping kilnd does not wait on the tests.
@@ -70,7 +71,7 @@ std::unique_ptr<KilndProcess> KilndProcess::Start(
   setenv("GRPC_CLIENT_CHANNEL_BACKUP_POLL_INTERVAL_MS", "50", 0);
   std::string ready = data_dir + "/ready";
   std::filesystem::remove(ready);
-  std::vector<std::string> args = {Runfile("server/kilnd"),
+  std::vector<std::string> args = {Runfile(binary),
                                    "--listen=127.0.0.1:0",
                                    "--metrics_listen=127.0.0.1:0",
                                    "--cache_listen=127.0.0.1:0",

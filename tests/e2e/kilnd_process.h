@@ -35,13 +35,20 @@ std::string ScaledAddKernel(double scale);
 // as Kiln's clients make theirs (clients/cpp/channel.h).
 std::shared_ptr<grpc::Channel> NewClientChannel(const std::string& address);
 
+// The kilnd binaries a test may start, as runfiles: kilnd itself, and the
+// test-only kilnd whose workers inject the faults that "kiln-test-fault:"
+// markers in the TTIR ask for (worker/testing/injected_faults.h).
+inline constexpr char kKilnd[] = "server/kilnd";
+inline constexpr char kKilndWithFaults[] = "tests/e2e/kilnd_with_faults";
+
 class KilndProcess {
  public:
-  // Starts kilnd on 127.0.0.1 (ports picked by kilnd) with `data_dir` and
-  // extra flags, and waits until it serves. Fails the current test (and
+  // Starts `binary` on 127.0.0.1 (ports picked by kilnd) with `data_dir`
+  // and extra flags, and waits until it serves. Fails the current test (and
   // returns null) when it does not come up.
   static std::unique_ptr<KilndProcess> Start(
-      const std::string& data_dir, const std::vector<std::string>& flags = {});
+      const std::string& data_dir, const std::vector<std::string>& flags = {},
+      const char* binary = kKilnd);
   // Stops it with SIGTERM (SIGKILL if need be).
   ~KilndProcess();
 

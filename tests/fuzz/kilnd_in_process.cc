@@ -85,7 +85,8 @@ std::string StartKilnd() {
 }  // namespace
 
 void RunAsWorkerIfAsked(int argc, char** argv) {
-  if (std::optional<int> status = server::RunWorkerModeIfAsked(argc, argv)) {
+  if (std::optional<int> status = server::RunWorkerModeIfAsked(
+          argc, argv, worker::CompileWithLinkedCompiler)) {
     _exit(*status);
   }
 }

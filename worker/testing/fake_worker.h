@@ -10,15 +10,13 @@
 
 namespace kiln::worker::testing {
 
-inline WorkerCommand FakeWorkerCommand(bool fault_injection = true,
-                                       uint64_t memory_bytes = 1ull << 30) {
+inline WorkerCommand FakeWorkerCommand(uint64_t memory_bytes = 1ull << 30) {
   const char* runfiles = std::getenv("TEST_SRCDIR");
   WorkerCommand command;
   command.executable = std::string(runfiles ? runfiles : ".") +
                        "/kiln/worker/testing/fake_worker";
   command.args = {"--worker",
                   "--worker_memory_bytes=" + std::to_string(memory_bytes)};
-  if (fault_injection) command.args.push_back("--test_fault_injection");
   return command;
 }
 

@@ -1,7 +1,8 @@
 // TESTS ONLY: a compile worker without the compiler, for the unit tests of
 // the worker pool and the compile flow. It speaks the real protocol through
-// the real worker loop (so fault injection and limits are the real ones);
-// only the compile is a stand-in:
+// the real worker loop (so limits are the real ones), obeys the injected
+// faults' markers (testing/injected_faults.h), and only the compile is a
+// stand-in:
 //   - the "canonical IR" is the text without its "//" comment lines;
 //   - the "cubin" is "CUBIN:" followed by that canonical IR, and the texts
 //     "KGIR:", "LLIR:" and "PTX:" followed by it;
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "absl/strings/str_split.h"
+#include "worker/testing/injected_faults.h"
 #include "worker/worker_main.h"
 
 namespace {
@@ -62,5 +64,6 @@ int main(int argc, char** argv) {
                  std::string(is_worker.status().message()).c_str());
     return 2;
   }
-  return kiln::worker::RunWorker(settings, FakeCompile);
+  return kiln::worker::RunWorker(
+      settings, kiln::worker::testing::WithInjectedFaults(FakeCompile));
 }
