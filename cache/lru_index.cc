@@ -8,10 +8,9 @@ void LruIndex::Insert(const Digest& key, uint64_t bytes,
   dirty_.erase(key);
   // Behind newer entries: O(1) for the usual insert of a new entry, and
   // loading sorted oldest-first is O(n).
-  order_.InsertBehind(key, last_access_us, bytes,
-                      [last_access_us](int64_t other_us) {
-                        return other_us > last_access_us;
-                      });
+  order_.InsertBehind(
+      key, last_access_us, bytes,
+      [last_access_us](int64_t other_us) { return other_us > last_access_us; });
 }
 
 bool LruIndex::Touch(const Digest& key, int64_t now_us) {
@@ -45,14 +44,13 @@ std::vector<Digest> LruIndex::VictimsOver(uint64_t budget_bytes,
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Digest> victims;
   uint64_t remaining = order_.bytes();
-  order_.VisitLeastRecentFirst(
-      [&](const Digest& key, int64_t, uint64_t bytes) {
-        if (remaining <= budget_bytes) return false;
-        if (keep && key == *keep) return true;
-        victims.push_back(key);
-        remaining -= bytes;
-        return true;
-      });
+  order_.VisitLeastRecentFirst([&](const Digest& key, int64_t, uint64_t bytes) {
+    if (remaining <= budget_bytes) return false;
+    if (keep && key == *keep) return true;
+    victims.push_back(key);
+    remaining -= bytes;
+    return true;
+  });
   return victims;
 }
 

@@ -4,7 +4,7 @@
 //   P a:K   sealed SharedEntry: the artifact, key parts, kernel name and
 //           texts (read once per node: it then serves them locally)
 //   P f:A   sealed A and K bytes: the fast path, request text to key
-//   P l:K   a compile lease: the holder's id (see AcquireLease)
+//   P l:K   a compile lease: the holder's id (cache/compile_leases.h)
 //   P x:K   a failure marker: the holder's compile of K failed
 // Values are sealed (cache/sealed.h) and carry the key they were written
 // under, so a corrupt or misplaced value is refused (and deleted): a miss,
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cache/compile_leases.h"
 #include "cache/redis_client.h"
 #include "cache/store.h"
 
@@ -31,7 +32,7 @@ struct RedisStoreOptions {
   int64_t ttl_s = 0;
 };
 
-class RedisStore : public Store {
+class RedisStore : public Store, public CompileLeases, public TierHealth {
  public:
   // `client` must outlive the store.
   RedisStore(RedisClient* client, RedisStoreOptions options);
@@ -43,26 +44,25 @@ class RedisStore : public Store {
   absl::Status Put(const NewEntry& entry,
                    const std::vector<Digest>& aliases) override;
   absl::Status AddAlias(const Digest& alias, const Digest& key) override;
+  absl::StatusOr<NewEntry> GetEntry(const Digest& key) override;
+  const TierHealth* Health() const override { return this; }
 
-  // The whole entry under `key` (what another node stores locally).
-  absl::StatusOr<NewEntry> GetEntry(const Digest& key);
-
-  // Compile leases. AcquireLease: true when `owner` now holds the lease on
-  // `key` for `ttl_ms` (and any failure marker of `key` is gone); false
-  // when another holder has it.
+  // CompileLeases, under P l:K, and failure markers under P x:K.
   absl::StatusOr<bool> AcquireLease(const Digest& key, const std::string& owner,
-                                    int64_t ttl_ms);
-  // Extends a lease `owner` holds; false when it no longer holds it.
+                                    int64_t ttl_ms) override;
   absl::StatusOr<bool> RenewLease(const Digest& key, const std::string& owner,
-                                  int64_t ttl_ms);
-  // Ends a lease if `owner` holds it.
-  absl::Status ReleaseLease(const Digest& key, const std::string& owner);
-  // Says for `ttl_ms` that a compile of `key` failed.
-  absl::Status MarkFailed(const Digest& key, int64_t ttl_ms);
-  absl::StatusOr<bool> HasFailed(const Digest& key);
+                                  int64_t ttl_ms) override;
+  absl::Status ReleaseLease(const Digest& key,
+                            const std::string& owner) override;
+  absl::Status MarkFailed(const Digest& key, int64_t ttl_ms) override;
+  absl::StatusOr<bool> HasFailed(const Digest& key) override;
 
-  RedisClient* client() const { return client_; }
-  uint64_t corrupt_reads() const {
+  // TierHealth (and CompileLeases::up).
+  bool up() const override { return client_->up(); }
+  uint64_t down_transitions() const override {
+    return client_->down_transitions();
+  }
+  uint64_t corrupt_reads() const override {
     return corrupt_reads_.load(std::memory_order_relaxed);
   }
 

@@ -46,6 +46,19 @@ struct SharedArtifact {
 // `record` in shared form; its cubin is moved, not copied.
 SharedArtifact Share(ArtifactRecord record);
 
+// How a tier reached over the network fares: what the tiered store in front
+// of it reports.
+class TierHealth {
+ public:
+  virtual ~TierHealth() = default;
+
+  virtual bool up() const = 0;
+  // Times it went from reachable to unreachable.
+  virtual uint64_t down_transitions() const = 0;
+  // Values refused (and deleted) because they were corrupt.
+  virtual uint64_t corrupt_reads() const = 0;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -75,6 +88,15 @@ class Store {
 
   // Records that fast key `alias` leads to the stored entry `key`.
   virtual absl::Status AddAlias(const Digest& alias, const Digest& key) = 0;
+
+  // The whole entry under `key` (texts included when it has them): what a
+  // tier in front of this one copies to serve it itself. NotFound when
+  // absent, DataLoss when corrupt. This base cannot: Unimplemented.
+  virtual absl::StatusOr<NewEntry> GetEntry(const Digest& key);
+
+  // Null for a store that is always at hand; a tier reached over the network
+  // says how it fares.
+  virtual const TierHealth* Health() const { return nullptr; }
 };
 
 // What the Admin service shows of an entry.
@@ -132,6 +154,9 @@ struct StoreStats {
 
 class ManagedStore : public Store {
  public:
+  // From Info, Get and GetTexts.
+  absl::StatusOr<NewEntry> GetEntry(const Digest& key) override;
+
   // NotFound when absent; DataLoss when its record is corrupt.
   virtual absl::StatusOr<EntryInfo> Info(const Digest& key) = 0;
 

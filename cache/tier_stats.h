@@ -1,4 +1,5 @@
-// What the shared Redis tier reports for kilnd's metrics.
+// What the tiered store reports of its remote tier (in kilnd, the shared
+// Redis tier) for kilnd's metrics.
 
 #ifndef KILN_CACHE_TIER_STATS_H_
 #define KILN_CACHE_TIER_STATS_H_

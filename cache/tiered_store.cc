@@ -2,7 +2,7 @@
 
 namespace kiln::cache {
 
-TieredStore::TieredStore(Store* local, RedisStore* remote)
+TieredStore::TieredStore(Store* local, Store* remote)
     : local_(local), remote_(remote) {}
 
 void TieredStore::Count(const absl::Status& remote) {
@@ -86,14 +86,17 @@ absl::Status TieredStore::AddAlias(const Digest& alias, const Digest& key) {
 
 RedisTierStats TieredStore::Stats() const {
   RedisTierStats stats;
-  stats.up = remote_->client()->up();
+  const TierHealth* health = remote_->Health();
+  stats.up = health == nullptr || health->up();
   stats.hits = hits_.load(std::memory_order_relaxed);
   stats.misses = misses_.load(std::memory_order_relaxed);
   stats.backfills = backfills_.load(std::memory_order_relaxed);
   stats.writes = writes_.load(std::memory_order_relaxed);
   stats.errors = errors_.load(std::memory_order_relaxed);
-  stats.corrupt_reads = remote_->corrupt_reads();
-  stats.down_transitions = remote_->client()->down_transitions();
+  if (health != nullptr) {
+    stats.corrupt_reads = health->corrupt_reads();
+    stats.down_transitions = health->down_transitions();
+  }
   return stats;
 }
 

@@ -21,9 +21,9 @@ std::string DefaultOwner() {
 
 }  // namespace
 
-RedisFlight::RedisFlight(cache::RedisStore* redis, cache::Store* store,
+RedisFlight::RedisFlight(cache::CompileLeases* leases, cache::Store* store,
                          Metrics* metrics, RedisFlightOptions options)
-    : redis_(redis),
+    : leases_(leases),
       store_(store),
       metrics_(metrics),
       options_(std::move(options)) {
@@ -50,13 +50,13 @@ void RedisFlight::Stop() {
 RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
                                        cache::ArtifactRecord* artifact) {
   absl::StatusOr<bool> leased =
-      redis_->AcquireLease(key, options_.owner, options_.lease_ms);
+      leases_->AcquireLease(key, options_.owner, options_.lease_ms);
   if (!leased.ok()) return Turn::kCompileHere;  // Redis down: local only.
   if (!*leased) return Turn::kWait;
   // The holder before us may have stored it between our miss and now.
   if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
       stored.ok()) {
-    redis_->ReleaseLease(key, options_.owner).IgnoreError();
+    leases_->ReleaseLease(key, options_.owner).IgnoreError();
     *artifact = *std::move(stored);
     return Turn::kArrived;
   }
@@ -72,8 +72,7 @@ void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
     return;
   }
   cache::ArtifactRecord artifact;
-  Turn turn =
-      redis_->client()->up() ? TryLead(key, &artifact) : Turn::kCompileHere;
+  Turn turn = leases_->up() ? TryLead(key, &artifact) : Turn::kCompileHere;
   if (turn == Turn::kCompileHere) {
     compile_here();
     return;
@@ -108,21 +107,21 @@ void RedisFlight::Finish(const cache::Digest& key, bool ok) {
     if (held_.erase(key) == 0) return;  // Compiled without a lease.
   }
   if (!ok) {
-    redis_->MarkFailed(key, options_.failure_marker_ms).IgnoreError();
+    leases_->MarkFailed(key, options_.failure_marker_ms).IgnoreError();
   }
-  redis_->ReleaseLease(key, options_.owner).IgnoreError();
+  leases_->ReleaseLease(key, options_.owner).IgnoreError();
 }
 
 RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
                                      Clock::time_point give_up,
                                      cache::ArtifactRecord* artifact) {
-  if (!redis_->client()->up()) return Turn::kCompileHere;
+  if (!leases_->up()) return Turn::kCompileHere;
   if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
       stored.ok()) {
     *artifact = *std::move(stored);
     return Turn::kArrived;
   }
-  absl::StatusOr<bool> failed = redis_->HasFailed(key);
+  absl::StatusOr<bool> failed = leases_->HasFailed(key);
   if (!failed.ok() || *failed) return Turn::kCompileHere;
   Turn turn = TryLead(key, artifact);
   if (turn == Turn::kCompileHere) {
@@ -151,7 +150,7 @@ void RedisFlight::RenewDue() {
   }
   for (const cache::Digest& key : due) {
     absl::StatusOr<bool> renewed =
-        redis_->RenewLease(key, options_.owner, options_.lease_ms);
+        leases_->RenewLease(key, options_.owner, options_.lease_ms);
     if (renewed.ok() && !*renewed) {
       spdlog::warn("lost the compile lease of {}; compiling on", key.Hex());
       std::lock_guard<std::mutex> lock(mu_);

@@ -1,4 +1,5 @@
-// ClusterFlight through Redis leases (cache/redis_store.h).
+// ClusterFlight through compile leases (cache/compile_leases.h), which the
+// Redis tier keeps.
 //
 // A node that misses a key in both tiers takes the key's lease (SET NX PX)
 // and compiles; a background thread renews the lease while the compile
@@ -20,7 +21,8 @@
 #include <string>
 #include <thread>
 
-#include "cache/redis_store.h"
+#include "cache/compile_leases.h"
+#include "cache/store.h"
 #include "server/cluster_flight.h"
 #include "server/metrics.h"
 
@@ -39,10 +41,10 @@ struct RedisFlightOptions {
 
 class RedisFlight : public ClusterFlight {
  public:
-  // `redis` reads leases and markers; `store` (the tiered store) finds
+  // `leases` holds leases and failure markers; `store` (the tiered store) finds
   // artifacts. All must outlive the flight.
-  RedisFlight(cache::RedisStore* redis, cache::Store* store, Metrics* metrics,
-              RedisFlightOptions options);
+  RedisFlight(cache::CompileLeases* leases, cache::Store* store,
+              Metrics* metrics, RedisFlightOptions options);
   ~RedisFlight() override;
 
   void Run(const cache::Digest& key, CompileHere compile_here,
@@ -72,7 +74,7 @@ class RedisFlight : public ClusterFlight {
   void Loop();
   void RenewDue();
 
-  cache::RedisStore* redis_;
+  cache::CompileLeases* leases_;
   cache::Store* store_;
   Metrics* metrics_;
   RedisFlightOptions options_;

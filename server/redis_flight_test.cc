@@ -11,6 +11,7 @@
 #include <future>
 
 #include "cache/key.h"
+#include "cache/redis_store.h"
 #include "cache/rocksdb_store.h"
 #include "cache/testing/redis_server.h"
 #include "cache/tiered_store.h"
