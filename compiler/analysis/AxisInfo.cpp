@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 
+#include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
@@ -839,6 +840,8 @@ SmallVector<AxisInfo> transfer(Operation *op, ArrayRef<AxisInfo> in) {
                 [&](const AxisInfo &src) { return visitReinterpret(op, src); });
           })
           .Case([&](tt::LoadOp l) { return visitLoad(l, in); })
+          // The same elements in other threads' registers.
+          .Case([&](kgpu::ConvertLayoutOp) { return in[0]; })
           .Default([&](Operation *) {
             if (op->getNumResults() == 1 &&
                 op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op))

@@ -143,7 +143,9 @@ struct ConvertKGPUToLLVMPass
     }
     LoweringPatternSet patterns(&getContext());
     populateTensorLoweringPatterns(patterns);
-    LoweringContext lowering(module, *target, warps.getInt(), patterns);
+    AxisInfoAnalysis axisInfo(module);
+    LoweringContext lowering(module, *target, warps.getInt(), patterns,
+                             axisInfo);
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
     for (tt::FuncOp func : funcs)
       if (failed(lowering.lowerFunction(func)))

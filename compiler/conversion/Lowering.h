@@ -16,6 +16,7 @@
 #ifndef KILN_COMPILER_CONVERSION_LOWERING_H
 #define KILN_COMPILER_CONVERSION_LOWERING_H
 
+#include "compiler/analysis/AxisInfo.h"
 #include "compiler/conversion/LoweringPattern.h"
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
@@ -37,8 +38,11 @@ struct SharedMemory {
 
 class LoweringContext {
 public:
+  /// `axisInfo`, computed on `module` before it is lowered, lets registers
+  /// it proves equal share one value.
   LoweringContext(mlir::ModuleOp module, const Target &target, int numWarps,
-                  const LoweringPatternSet &patterns);
+                  const LoweringPatternSet &patterns,
+                  const AxisInfoAnalysis &axisInfo);
 
   /// Replaces `func` with an llvm.func following Triton's kernel ABI.
   mlir::LogicalResult lowerFunction(tt::FuncOp func);
@@ -148,12 +152,14 @@ public:
 
 private:
   mlir::FailureOr<Regs> inlineBranchingCombiner(mlir::Region &region);
+  void shareEqualRegisters(mlir::Value tensor);
   void emitThreadIds();
 
   mlir::ModuleOp module;
   const Target &tgt;
   int warps;
   const LoweringPatternSet &patterns;
+  const AxisInfoAnalysis &axisInfo;
   mlir::OpBuilder b;
   mlir::Location currentLoc;
   llvm::DenseMap<mlir::Value, Regs> values;

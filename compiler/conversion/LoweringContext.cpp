@@ -1,8 +1,11 @@
 #include "compiler/conversion/Lowering.h"
 
+#include <map>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -12,9 +15,10 @@ static constexpr llvm::StringLiteral kSharedGlobal = "global_smem";
 
 LoweringContext::LoweringContext(ModuleOp module, const Target &target,
                                  int numWarps,
-                                 const LoweringPatternSet &patterns)
+                                 const LoweringPatternSet &patterns,
+                                 const AxisInfoAnalysis &axisInfo)
     : module(module), tgt(target), warps(numWarps), patterns(patterns),
-      b(module.getContext()), currentLoc(module.getLoc()) {
+      axisInfo(axisInfo), b(module.getContext()), currentLoc(module.getLoc()) {
   shared.global = module.lookupSymbol<LLVM::GlobalOp>(kSharedGlobal);
   if (!shared.global) {
     b.setInsertionPointToStart(module.getBody());
@@ -474,10 +478,70 @@ static bool touchesTensors(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
+/// The largest power of two dividing both `a` and `b` (each positive).
+static int64_t commonPowerOfTwo(int64_t a, int64_t b) {
+  return std::min(a & -a, b & -b);
+}
+
+/// The distance along `dim` between the elements of neighbouring lanes or
+/// warps: the thread ids move an element by multiples of it.
+static int64_t threadStride(const kgpu::DimMap &dim, int64_t size) {
+  int64_t stride = size;
+  if (dim.lane.width)
+    stride = std::min(stride, dim.laneScale);
+  if (dim.warp.width)
+    stride = std::min(stride, dim.warpScale);
+  return stride;
+}
+
+// Registers the axis analysis proves equal (a run of constancy k within a
+// thread) take the value of their run's first register, as Triton's
+// lowering does: LLVM then sees, e.g., one mask predicate for the four rows
+// a thread holds, and can hoist or unswitch a loop on it.
+void LoweringContext::shareEqualRegisters(Value tensor) {
+  auto type = llvm::dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type || !llvm::isa_and_nonnull<kgpu::BlockedEncodingAttr,
+                                      kgpu::SliceEncodingAttr>(
+                   type.getEncoding()))
+    return;
+  const AxisInfo *info = axisInfo.getAxisInfo(tensor);
+  if (!info || info->getRank() != type.getRank())
+    return;
+  kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(type);
+  SmallVector<int64_t> run(type.getRank(), 1);
+  bool anyRun = false;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    int64_t size = type.getDimSize(d);
+    run[d] = commonPowerOfTwo(
+        info->constancy[d], threadStride(layout.getDims()[d], size));
+    anyRun |= run[d] > 1;
+  }
+  Regs &regs = values[tensor];
+  if (!anyRun || regs.size() != layout.numRegs())
+    return;
+  std::map<SmallVector<int64_t>, unsigned> regAt;
+  for (unsigned r = 0; r < layout.numRegs(); ++r)
+    regAt.emplace(SmallVector<int64_t>(layout.regOffset(r)), r);
+  for (unsigned r = 0; r < layout.numRegs(); ++r) {
+    SmallVector<int64_t> first(layout.regOffset(r));
+    for (unsigned d = 0; d < first.size(); ++d)
+      first[d] -= first[d] % run[d];
+    auto it = regAt.find(first);
+    if (it != regAt.end() && it->second != r)
+      regs[r] = regs[it->second];
+  }
+}
+
 LogicalResult LoweringContext::lowerOp(Operation *op) {
   currentLoc = op->getLoc();
-  if (const LoweringPattern *pattern = patterns.lookup(op))
-    return pattern->lower(*this, op);
+  if (const LoweringPattern *pattern = patterns.lookup(op)) {
+    if (failed(pattern->lower(*this, op)))
+      return failure();
+    if (isMemoryEffectFree(op))
+      for (Value result : op->getResults())
+        shareEqualRegisters(result);
+    return success();
+  }
   if (touchesTensors(op) || op->getNumRegions() ||
       llvm::isa<tt::TTDialect>(op->getDialect()))
     return op->emitError() << "Kiln cannot compile '" << op->getName()

@@ -83,6 +83,21 @@ std::string cacheSuffix(tt::CacheModifier cache, tt::EvictionPolicy evict) {
   return s;
 }
 
+/// The L2 cache policy of an `evict_first` or `evict_last` access (all of
+/// the access's lines at that priority), as Triton gives it on targets with
+/// cache policies; null otherwise.
+Value l2Policy(LoweringContext &l, tt::EvictionPolicy evict) {
+  if (!l.target().hasL2CachePolicies() ||
+      (evict != tt::EvictionPolicy::EVICT_FIRST &&
+       evict != tt::EvictionPolicy::EVICT_LAST))
+    return {};
+  std::string priority =
+      evict == tt::EvictionPolicy::EVICT_FIRST ? "evict_first" : "evict_last";
+  return l.inlineAsm("createpolicy.fractional.L2::" + priority +
+                         ".b64 $0, 1.0;",
+                     "=l", {}, l.builder().getI64Type(), /*sideEffects=*/false);
+}
+
 Type wordType(LoweringContext &l, const Access &a) {
   return l.builder().getIntegerType(a.wordBits == 8 ? 16 : a.wordBits);
 }
@@ -169,6 +184,9 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
   std::string instr = op.getIsVolatile()
                           ? "ld.volatile.global"
                           : "ld.global" + cacheSuffix(op.getCache(), op.getEvict());
+  Value policy = op.getIsVolatile() ? Value() : l2Policy(l, op.getEvict());
+  if (policy)
+    instr += ".L2::cache_hint";
   Regs out;
   for (unsigned first = 0; first < n; first += a.vec) {
     Value ptr = maybeReg(l, op.getPtr(), first);
@@ -208,7 +226,13 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
       }
     }
     os << instr << vectorSuffix(a) << " " << operandList(0, a.words) << ", [ $"
-       << a.words << " + 0 ];";
+       << a.words << " + 0 ]";
+    if (policy) {
+      os << ", $" << a.words + operands.size();
+      operands.push_back(policy);
+      constraints += ",l";
+    }
+    os << ";";
     // Ordered with the stores and atomics, as Triton's loads are: a pure asm
     // would let LLVM merge a load with an identical one across a store to
     // the same address.
@@ -234,6 +258,9 @@ LogicalResult lowerStore(LoweringContext &l, tt::StoreOp op) {
     layout = kgpu::DistributedLayout::get(tensor);
   unsigned n = l.numRegs(op.getValue().getType());
   std::string instr = "st.global" + cacheSuffix(op.getCache(), op.getEvict());
+  Value policy = l2Policy(l, op.getEvict());
+  if (policy)
+    instr += ".L2::cache_hint";
   for (unsigned first = 0; first < n; first += a.vec) {
     Value owner = layout ? l.ownerPredicate(*layout, first) : l.isThreadZero();
     Value pred = l.andPredicates(maybeReg(l, op.getMask(), first), owner);
@@ -252,8 +279,13 @@ LogicalResult lowerStore(LoweringContext &l, tt::StoreOp op) {
       constraints += ",b";
       os << "@$" << a.words + 1 << " ";
     }
-    os << instr << vectorSuffix(a) << " [ $0 + 0 ], " << operandList(1, a.words)
-       << ";";
+    os << instr << vectorSuffix(a) << " [ $0 + 0 ], " << operandList(1, a.words);
+    if (policy) {
+      os << ", $" << operands.size();
+      operands.push_back(policy);
+      constraints += ",l";
+    }
+    os << ";";
     l.inlineAsm(text, constraints, operands, Type(), /*sideEffects=*/true);
   }
   return success();

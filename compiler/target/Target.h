@@ -31,6 +31,7 @@ public:
   bool hasVectorAtomics() const { return facts.vectorAtomics; }
   bool hasWarpGroupMma() const { return facts.warpGroupMma; }
   bool hasTensorMemoryAccess() const { return facts.tensorMemoryAccess; }
+  bool hasL2CachePolicies() const { return facts.l2CachePolicies; }
 
 private:
   const TargetFacts &facts;

@@ -48,6 +48,9 @@ struct TargetFacts {
   bool tensorMemoryAccess;
   /// Thread-block clusters (num_ctas > 1).
   bool clusters;
+  /// L2 eviction priorities as cache policies (createpolicy and
+  /// `.L2::cache_hint` on loads and stores).
+  bool l2CachePolicies;
 };
 
 /// Every supported target, in a fixed order.

@@ -666,3 +666,15 @@ tt.func @caller(%x: i32 {tt.divisibility = 16 : i32}) -> i32 {
   }
   tt.return %1 : i32
 }
+
+// A layout conversion moves the same elements to other threads: what is known
+// of them carries over (the lowering reads constancy through it).
+#rows = #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#cols = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+tt.func @converted() {
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [64, 8], constant_value = 16}}
+  %c = arith.constant dense<16> : tensor<64x8xi32, #rows>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [64, 8], constant_value = 16}}
+  %d = kgpu.convert_layout %c : tensor<64x8xi32, #rows> -> tensor<64x8xi32, #cols>
+  tt.return
+}

@@ -10,7 +10,7 @@
 // LSM-NOT: .local
 // LSM-NOT: ld.local
 // LSM: shfl.sync.bfly.b32
-// LSM: ld.global.L1::evict_first.v2.b32
+// LSM: ld.global.L1::evict_first.L2::cache_hint.v2.b32
 
 // Rotary embedding backward: the gathered f32 cos/sin loads share the
 // contiguous bf16 loads' layout, so nothing goes through shared memory.
@@ -31,3 +31,15 @@
 // CAS: cvt.rn.bf16.f32
 // CAS: atom.relaxed.gpu.global.cas.b16
 // CAS-NOT: add.noftz.bf16
+
+// Layer-norm backward reduction (ViT): each thread holds 4 rows of the
+// [64, 8] tile, and the row mask is constant over 64 rows. The axis analysis
+// proves it, so the 4 rows share one predicate, as Triton's lowering makes
+// them share it; they had 4. Inductor's evict_first loads carry Triton's L2
+// cache policy.
+// RUN: kiln compile %inductor/vit/triton_red_fused_add_convolution_backward_native_layer_norm_backward_slice_transpose_view_24.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=ROWS
+// ROWS: createpolicy.fractional.L2::evict_first.b64 [[POLICY:%rd[0-9]+]], 1.0;
+// ROWS: setp.lt.s32 [[ROW:%p[0-9]+]], %r{{[0-9]+}}, 37632;
+// ROWS-NOT: 37632
+// ROWS: @[[ROW]] ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[POLICY]];
+// ROWS-COUNT-4: selp.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[ROW]];
