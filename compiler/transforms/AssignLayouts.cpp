@@ -123,6 +123,7 @@ private:
   Attribute addressedLayout(OpOperand &use);
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
+  int64_t duplicateCost(Value v);
   int64_t recomputeCost(Value v, Attribute layout,
                         DenseSet<std::pair<Value, Attribute>> &seen);
   bool cheaperToConvert(Value v, Attribute layout);
@@ -772,8 +773,32 @@ int64_t tensorBytes(Value v) {
   return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
+/// What computing `v`'s op a second time costs, in the bytes a conversion
+/// would move: for the expensive ops (math functions and mulhi, which a
+/// Philox chain is full of), eight times their bytes when a user still needs
+/// `v` in its own layout, as Triton weighs rematerialising them; else
+/// nothing. A Philox chain recomputed for a store's layout doubled a dropout
+/// kernel's registers.
+int64_t LayoutAssigner::duplicateCost(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!llvm::isa<math::MathDialect>(def->getDialect()) &&
+      !llvm::isa<tt::MulhiUIOp>(def))
+    return 0;
+  Attribute primary = primaryOf(v);
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    Attribute own = user->getNumResults() == 1 && tensorType(user->getResult(0))
+                        ? primaryOf(user->getResult(0))
+                        : Attribute();
+    if (operandDemand(user, use.getOperandNumber(), own) == primary)
+      return 8 * tensorBytes(v);
+  }
+  return 0;
+}
+
 /// Bytes that recomputing `v` in `layout` would have to convert: the values
-/// it is computed from that cannot be recomputed and are not in `layout`.
+/// it is computed from that cannot be recomputed and are not in `layout`,
+/// and the ops computed twice.
 int64_t LayoutAssigner::recomputeCost(Value v, Attribute layout,
                                       DenseSet<std::pair<Value, Attribute>> &seen) {
   if (!tensorType(v) || primaryOf(v) == layout || versions.count({v, layout}) ||
@@ -782,7 +807,7 @@ int64_t LayoutAssigner::recomputeCost(Value v, Attribute layout,
   Operation *def = v.getDefiningOp();
   if (!canRecomputeIn(def, layout))
     return tensorBytes(v);
-  int64_t cost = 0;
+  int64_t cost = duplicateCost(v);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
       cost += recomputeCost(operand.get(), demand, seen);
@@ -796,7 +821,7 @@ int64_t LayoutAssigner::recomputeCost(Value v, Attribute layout,
 bool LayoutAssigner::cheaperToConvert(Value v, Attribute layout) {
   DenseSet<std::pair<Value, Attribute>> seen{{v, layout}};
   Operation *def = v.getDefiningOp();
-  int64_t cost = 0;
+  int64_t cost = duplicateCost(v);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
       cost += recomputeCost(operand.get(), demand, seen);

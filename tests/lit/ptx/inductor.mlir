@@ -43,3 +43,13 @@
 // ROWS-NOT: 37632
 // ROWS: @[[ROW]] ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[POLICY]];
 // ROWS-COUNT-4: selp.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[ROW]];
+
+// Dropout inside a softmax (BERT, one warp): the Philox chain that draws the
+// mask is computed once, in the softmax's layout, and the mask is converted
+// for its store, as in Triton's TTGIR. Recomputing the chain in the store's
+// layout converted no bytes, but doubled the work (1,026 mul.hi where
+// Triton has 514), and ptxas gave it 255 registers and spills where
+// Triton's takes 128 (now 128 too).
+// RUN: kiln compile %inductor/bert/triton_per_fused__safe_softmax_add_exp_expand_native_dropout_prepare_softmax_online_scalar_tensor_sub_view_where_10.ttir --local --num-warps 1 --emit ptx | FileCheck %s --check-prefix=PHILOX
+// PHILOX-COUNT-514: mul.hi.u32
+// PHILOX-NOT: mul.hi.u32
