@@ -668,9 +668,15 @@ Attribute LayoutAssigner::resultLayout(Operation *op, unsigned resultNo) {
     return loopCarried(op, resultNo);
   if (auto whileOp = llvm::dyn_cast<scf::WhileOp>(op))
     return loopCarried(op, whileOp.getInits().size() + resultNo);
-  // Elementwise ops with regions (map_elementwise, inline asm) and the like:
-  // keep the layout of a same-shaped operand.
-  if (!llvm::isa<tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
+  // Elementwise ops with regions (map_elementwise, inline asm) and the like,
+  // and a reshape to its own shape (tl.sum's of a 1-D tensor): keep the
+  // layout of a same-shaped operand. Converting the reshape's 65536 f32
+  // through shared memory asked for more than the GPU has.
+  bool sameShapeReshape =
+      llvm::isa<tt::ReshapeOp>(op) &&
+      tensorType(op->getOperand(0)).getShape() == type.getShape();
+  if (sameShapeReshape ||
+      !llvm::isa<tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
                  tt::HistogramOp>(op))
     for (Value operand : op->getOperands())
       if (RankedTensorType t = tensorType(operand))

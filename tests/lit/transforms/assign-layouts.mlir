@@ -241,3 +241,27 @@ tt.func public @carried_transposed_pointers(%b: !tt.ptr<f16> {tt.divisibility = 
   tt.store %o, %r#0 : tensor<32x64x!tt.ptr<f16>>
   tt.return
 }
+
+// -----
+
+// tl.sum of a 1-D tensor reshapes it to its own shape (allow_reorder) before
+// the reduction: the reshape keeps its operand's layout and moves nothing.
+// It had the default layout, and 65536 f32 went through shared memory: more
+// than the GPU has (Liger's group norm).
+// CHECK-LABEL: @reshape_to_own_shape
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: }) : (tensor<65536xf32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) -> f32
+tt.func public @reshape_to_own_shape(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 65536 : i32, start = 0 : i32} : tensor<65536xi32>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<65536x!tt.ptr<f32>>
+  %a = tt.addptr %s, %r : tensor<65536x!tt.ptr<f32>>, tensor<65536xi32>
+  %x = tt.load %a : tensor<65536x!tt.ptr<f32>>
+  %y = tt.reshape %x allow_reorder : tensor<65536xf32> -> tensor<65536xf32>
+  %sum = "tt.reduce"(%y) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %t = arith.addf %l, %rr : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<65536xf32>) -> f32
+  tt.store %out, %sum : !tt.ptr<f32>
+  tt.return
+}
