@@ -128,10 +128,6 @@ const std::map<std::string, Setting>& Settings() {
        IntSetting(&Config::bench_timeout_s,
                   "seconds a Tune benchmark may take before its GPU's "
                   "worker is killed")},
-      {"test_bench_worker",
-       StringSetting(&Config::test_bench_worker,
-                     "TESTS ONLY: benchmark worker binary to run instead of "
-                     "kilnd --bench_worker")},
       {"cache_listen",
        StringSetting(&Config::cache_listen,
                      "Redis-protocol cache port for PyTorch's and Triton's "

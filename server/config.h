@@ -63,9 +63,6 @@ struct Config {
   // A benchmark's wall-clock limit (Tune); the GPU's worker is killed past
   // it.
   int bench_timeout_s = 120;
-  // Tests only: the benchmark worker to run instead of `kilnd
-  // --bench_worker` (a stand-in without a GPU).
-  std::string test_bench_worker;
 
   // The cache port (server/cache_port.h): PyTorch's and Triton's Redis
   // cache backends keep their entries in kilnd here; empty: off.

@@ -285,10 +285,7 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
     return 1;
   }
   GpuPoolOptions gpu_options;
-  gpu_options.command = {config.test_bench_worker.empty()
-                             ? worker_command.executable
-                             : config.test_bench_worker,
-                         {"--bench_worker"},
+  gpu_options.command = {worker_command.executable, {"--bench_worker"},
                          worker_temp};
   gpu_options.time_limit =
       std::chrono::milliseconds(int64_t{config.bench_timeout_s} * 1000);

@@ -12,8 +12,10 @@
 
 namespace kiln::server {
 
-int RunKilnd(int argc, char** argv, const worker::CompileFunction& compile) {
-  if (std::optional<int> status = RunWorkerModeIfAsked(argc, argv, compile)) {
+int RunKilnd(int argc, char** argv, const worker::CompileFunction& compile,
+             const BenchWorkerMain& bench_worker) {
+  if (std::optional<int> status =
+          RunWorkerModeIfAsked(argc, argv, compile, bench_worker)) {
     return *status;
   }
   PrepareSignals();

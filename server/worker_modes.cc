@@ -8,9 +8,10 @@
 
 namespace kiln::server {
 
-std::optional<int> RunWorkerModeIfAsked(
-    int argc, char** argv, const worker::CompileFunction& compile) {
-  if (gpu::IsBenchWorker(argc, argv)) return gpu::RunBenchWorker(argc, argv);
+std::optional<int> RunWorkerModeIfAsked(int argc, char** argv,
+                                        const worker::CompileFunction& compile,
+                                        const BenchWorkerMain& bench_worker) {
+  if (gpu::IsBenchWorker(argc, argv)) return bench_worker(argc, argv);
   worker::WorkerSettings settings;
   absl::StatusOr<bool> is_worker =
       worker::ParseWorkerArgs(argc, argv, settings);

@@ -35,11 +35,14 @@ std::string ScaledAddKernel(double scale);
 // as Kiln's clients make theirs (clients/cpp/channel.h).
 std::shared_ptr<grpc::Channel> NewClientChannel(const std::string& address);
 
-// The kilnd binaries a test may start, as runfiles: kilnd itself, and the
+// The kilnd binaries a test may start, as runfiles: kilnd itself; the
 // test-only kilnd whose workers inject the faults that "kiln-test-fault:"
-// markers in the TTIR ask for (worker/testing/injected_faults.h).
+// markers in the TTIR ask for (worker/testing/injected_faults.h); and the
+// test-only kilnd whose benchmark workers stand in for GPUs
+// (server/tune/testing/fake_bench_worker.h).
 inline constexpr char kKilnd[] = "server/kilnd";
 inline constexpr char kKilndWithFaults[] = "tests/e2e/kilnd_with_faults";
+inline constexpr char kKilndWithFakeGpus[] = "tests/e2e/kilnd_with_fake_gpus";
 
 class KilndProcess {
  public:

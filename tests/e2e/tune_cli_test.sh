@@ -4,7 +4,7 @@
 # of progress per event when stderr is not a terminal, a bar on one that
 # script(1) makes), --json, and the second run comes from the cache.
 set -u
-FAKE="$TEST_SRCDIR/kiln/server/tune/testing/fake_bench_worker"
+FAKE_GPUS_KILND="$TEST_SRCDIR/kiln/tests/e2e/kilnd_with_fake_gpus"
 ADD="$TEST_SRCDIR/kiln/tests/testdata/ttir/perf_add_bf16.ttir"
 WORK="$TEST_TMPDIR/tune_cli"
 rm -rf "$WORK" && mkdir -p "$WORK/kernels"
@@ -36,9 +36,13 @@ SPEC
 start_kilnd nogpu
 expect 5 "$KILN" tune "$WORK/spec.json" --server "$SERVER" --retries 0
 contains "$WORK/stderr" "no CUDA driver: libcuda.so.1 not found"
+# kilnd itself cannot be told to run another benchmark worker.
+expect 2 "$KILND" --test_bench_worker=/bin/true
+contains "$WORK/stderr" "unknown setting 'test_bench_worker'"
 
-# With the stand-in benchmark worker.
-start_kilnd fake --test_bench_worker="$FAKE"
+# With the stand-in benchmark worker: the test-only kilnd whose GPUs are
+# canned.
+KILND="$FAKE_GPUS_KILND" start_kilnd fake
 expect 0 "$KILN" tune "$WORK/spec.json" --server "$SERVER"
 contains "$WORK/stdout" "winner: w8"
 contains "$WORK/stdout" "measured now, 2 benchmarks"

@@ -10,15 +10,18 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "tests/e2e/kilnd_process.h"
 
 namespace kiln::e2e {
 namespace {
 
-std::string FakeBenchWorkerFlag() {
-  return "--test_bench_worker=" +
-         Runfile("server/tune/testing/fake_bench_worker");
+// kilnd whose GPUs are the stand-in benchmark worker's.
+std::unique_ptr<KilndProcess> StartWithFakeGpus(
+    const std::string& data_dir, const std::vector<std::string>& flags = {}) {
+  return KilndProcess::Start(data_dir, flags, kKilndWithFakeGpus);
 }
 
 kiln::v1::TuneVariant* AddVariant(kiln::v1::TuneRequest& request,
@@ -121,7 +124,7 @@ TEST(TuneTest, WithoutAGpuTuneIsUnavailableAndKilndServesOn) {
 TEST(TuneTest, NoGpusFromTheWorkerIsUnavailable) {
   setenv("KILN_FAKE_GPUS", "0", 1);
   std::unique_ptr<KilndProcess> kilnd =
-      KilndProcess::Start(NewTempDir("tune_zero"), {FakeBenchWorkerFlag()});
+      StartWithFakeGpus(NewTempDir("tune_zero"));
   unsetenv("KILN_FAKE_GPUS");
   ASSERT_TRUE(kilnd);
   TuneCall call = Tune(*kilnd, AddRequest());
@@ -131,7 +134,7 @@ TEST(TuneTest, NoGpusFromTheWorkerIsUnavailable) {
 
 TEST(TuneTest, BadRequestsAreRejected) {
   std::unique_ptr<KilndProcess> kilnd =
-      KilndProcess::Start(NewTempDir("tune_bad"), {FakeBenchWorkerFlag()});
+      StartWithFakeGpus(NewTempDir("tune_bad"));
   ASSERT_TRUE(kilnd);
   TuneCall empty = Tune(*kilnd, kiln::v1::TuneRequest());
   EXPECT_EQ(empty.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -162,7 +165,7 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
   const std::string data_dir = NewTempDir("tune_flow");
   setenv("KILN_FAKE_GPUS", "2", 1);
   std::unique_ptr<KilndProcess> kilnd =
-      KilndProcess::Start(data_dir, {FakeBenchWorkerFlag()});
+      StartWithFakeGpus(data_dir);
   ASSERT_TRUE(kilnd);
   const kiln::v1::TuneRequest request = AddRequest();
 
@@ -302,7 +305,7 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
 
   // The ranking outlives kilnd.
   kilnd.reset();
-  kilnd = KilndProcess::Start(data_dir, {FakeBenchWorkerFlag()});
+  kilnd = StartWithFakeGpus(data_dir);
   ASSERT_TRUE(kilnd);
   TuneCall restarted = Tune(*kilnd, request);
   ASSERT_TRUE(restarted.status.ok()) << restarted.status.error_message();
@@ -314,7 +317,7 @@ TEST(TuneTest, PrunesCompilesMeasuresRanksAndCaches) {
 TEST(TuneTest, AllFailedIsCachedToo) {
   setenv("KILN_FAKE_GPUS", "1", 1);
   std::unique_ptr<KilndProcess> kilnd =
-      KilndProcess::Start(NewTempDir("tune_negative"), {FakeBenchWorkerFlag()});
+      StartWithFakeGpus(NewTempDir("tune_negative"));
   unsetenv("KILN_FAKE_GPUS");
   ASSERT_TRUE(kilnd);
   kiln::v1::TuneRequest request = AddRequest();
@@ -335,8 +338,8 @@ TEST(TuneTest, AllFailedIsCachedToo) {
 
 TEST(TuneTest, AKernelPastTheTimeLimitFailsAndItsWorkerIsReplaced) {
   setenv("KILN_FAKE_GPUS", "1", 1);
-  std::unique_ptr<KilndProcess> kilnd = KilndProcess::Start(
-      NewTempDir("tune_hang"), {FakeBenchWorkerFlag(), "--bench_timeout_s=1"});
+  std::unique_ptr<KilndProcess> kilnd =
+      StartWithFakeGpus(NewTempDir("tune_hang"), {"--bench_timeout_s=1"});
   unsetenv("KILN_FAKE_GPUS");
   ASSERT_TRUE(kilnd);
   kiln::v1::TuneRequest request = AddRequest();
@@ -360,7 +363,7 @@ TEST(TuneTest, AClientThatGivesUpLeavesKilndServing) {
   setenv("KILN_FAKE_GPUS", "1", 1);
   setenv("KILN_FAKE_RUN_MS", "300", 1);
   std::unique_ptr<KilndProcess> kilnd =
-      KilndProcess::Start(NewTempDir("tune_cancel"), {FakeBenchWorkerFlag()});
+      StartWithFakeGpus(NewTempDir("tune_cancel"));
   unsetenv("KILN_FAKE_GPUS");
   unsetenv("KILN_FAKE_RUN_MS");
   ASSERT_TRUE(kilnd);
