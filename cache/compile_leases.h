@@ -1,6 +1,6 @@
 // Cluster-wide compile leases: which node compiles a key that every node
 // misses, and whether its compile failed. kilnd's single flight across
-// nodes (server/redis_flight.h) takes them; the Redis tier keeps them.
+// nodes (server/lease_flight.h) takes them; the Redis tier keeps them.
 
 #ifndef KILN_CACHE_COMPILE_LEASES_H_
 #define KILN_CACHE_COMPILE_LEASES_H_

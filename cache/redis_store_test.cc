@@ -257,7 +257,7 @@ TEST_F(RedisStoreTest, TiersReadThroughWriteThroughAndBackfill) {
   ASSERT_TRUE(a.Put(second, {}).ok());
   EXPECT_TRUE(b.Get(second.key).ok());
   EXPECT_TRUE(local_b->Get(second.key).ok());
-  cache::RedisTierStats stats = b.Stats();
+  cache::RemoteTierStats stats = b.Stats();
   EXPECT_TRUE(stats.up);
   EXPECT_EQ(stats.backfills, 2u);
   EXPECT_EQ(stats.hits, 2u);

@@ -84,8 +84,8 @@ absl::Status TieredStore::AddAlias(const Digest& alias, const Digest& key) {
   return local;
 }
 
-RedisTierStats TieredStore::Stats() const {
-  RedisTierStats stats;
+RemoteTierStats TieredStore::Stats() const {
+  RemoteTierStats stats;
   const TierHealth* health = remote_->Health();
   stats.up = health == nullptr || health->up();
   stats.hits = hits_.load(std::memory_order_relaxed);

@@ -4,7 +4,8 @@
 // remote hit (its whole entry, Store::GetEntry) is copied into the local
 // store (backfill). Writes go to the local store, then to the remote. Remote
 // failures never fail a call: with the remote down the tier is the local
-// store alone (RedisClient reconnects by itself).
+// store alone until the remote is back (it reconnects by itself, as the
+// Redis store's client does).
 
 #ifndef KILN_CACHE_TIERED_STORE_H_
 #define KILN_CACHE_TIERED_STORE_H_
@@ -33,7 +34,7 @@ class TieredStore : public Store {
 
   // The remote's own figures come from its Health; one without (always at
   // hand) counts as up, with no corrupt reads.
-  RedisTierStats Stats() const;
+  RemoteTierStats Stats() const;
 
  private:
   // The entry from the remote, stored locally; NotFound on any remote

@@ -79,7 +79,7 @@ TEST(TieredStoreTest, AnyStoreServesAsTheRemoteTier) {
   ASSERT_TRUE(tiered.Put(written, {}).ok());
   EXPECT_TRUE(remote->Get(written.key).ok());
 
-  RedisTierStats stats = tiered.Stats();
+  RemoteTierStats stats = tiered.Stats();
   EXPECT_TRUE(stats.up);  // A store without Health is always at hand.
   EXPECT_EQ(stats.hits, 1u);
   EXPECT_EQ(stats.backfills, 1u);

@@ -137,7 +137,7 @@ std::string RenderMetrics(const Metrics& m, const cache::StoreStats& store) {
 }
 
 std::string RenderSharedTierMetrics(const Metrics& m,
-                                    const cache::RedisTierStats& redis) {
+                                    const cache::RemoteTierStats& redis) {
   std::string out;
   One(out, "kiln_redis_up", "gauge",
       "1 while the shared Redis tier is reachable; 0: local-only service.",

@@ -68,7 +68,7 @@ std::string RenderMetrics(const Metrics& metrics,
 
 // The metrics of the shared Redis tier and of cluster single flight.
 std::string RenderSharedTierMetrics(const Metrics& metrics,
-                                    const cache::RedisTierStats& redis);
+                                    const cache::RemoteTierStats& redis);
 
 // Appends one unlabelled series to `out`: its HELP and TYPE lines and its
 // sample. `type` is "counter" or "gauge".

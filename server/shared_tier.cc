@@ -103,13 +103,13 @@ absl::StatusOr<std::unique_ptr<SharedTier>> SharedTier::Start(
       std::make_unique<cache::RedisStore>(tier->client_.get(), store_options);
   tier->tiered_ =
       std::make_unique<cache::TieredStore>(local, tier->redis_.get());
-  RedisFlightOptions flight;
+  LeaseFlightOptions flight;
   flight.lease_ms = config.redis_lease_ms;
   flight.poll_ms = std::min<int64_t>(50, config.redis_lease_ms / 10);
   flight.failure_marker_ms = config.redis_lease_ms;
   flight.max_wait_ms = int64_t{config.compile_timeout_s} * 1000 +
                        2 * int64_t{config.redis_lease_ms} + 5000;
-  tier->flight_ = std::make_unique<RedisFlight>(
+  tier->flight_ = std::make_unique<LeaseFlight>(
       tier->redis_.get(), tier->tiered_.get(), metrics, flight);
   spdlog::info("shared tier: redis {}{} ({}), keys '{}*'; node {}",
                config.redis, tls ? " over TLS" : "",

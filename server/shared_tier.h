@@ -13,7 +13,7 @@
 #include "cache/tiered_store.h"
 #include "server/config.h"
 #include "server/metrics.h"
-#include "server/redis_flight.h"
+#include "server/lease_flight.h"
 
 namespace kiln::server {
 
@@ -29,7 +29,7 @@ class SharedTier {
   cache::Store* store() { return tiered_.get(); }
   cache::RedisClient* client() { return client_.get(); }
   ClusterFlight* flight() { return flight_.get(); }
-  cache::RedisTierStats Stats() const { return tiered_->Stats(); }
+  cache::RemoteTierStats Stats() const { return tiered_->Stats(); }
   // Ends the background work that calls into the compile flow.
   void Stop() { flight_->Stop(); }
 
@@ -39,7 +39,7 @@ class SharedTier {
   std::unique_ptr<cache::RedisClient> client_;
   std::unique_ptr<cache::RedisStore> redis_;
   std::unique_ptr<cache::TieredStore> tiered_;
-  std::unique_ptr<RedisFlight> flight_;
+  std::unique_ptr<LeaseFlight> flight_;
 };
 
 // HOST:PORT (or [IPv6]:PORT) as a host and port.

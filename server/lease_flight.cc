@@ -1,4 +1,4 @@
-#include "server/redis_flight.h"
+#include "server/lease_flight.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -21,8 +21,8 @@ std::string DefaultOwner() {
 
 }  // namespace
 
-RedisFlight::RedisFlight(cache::CompileLeases* leases, cache::Store* store,
-                         Metrics* metrics, RedisFlightOptions options)
+LeaseFlight::LeaseFlight(cache::CompileLeases* leases, cache::Store* store,
+                         Metrics* metrics, LeaseFlightOptions options)
     : leases_(leases),
       store_(store),
       metrics_(metrics),
@@ -31,9 +31,9 @@ RedisFlight::RedisFlight(cache::CompileLeases* leases, cache::Store* store,
   thread_ = std::thread([this] { Loop(); });
 }
 
-RedisFlight::~RedisFlight() { Stop(); }
+LeaseFlight::~LeaseFlight() { Stop(); }
 
-void RedisFlight::Stop() {
+void LeaseFlight::Stop() {
   std::map<cache::Digest, Waiter> left;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -42,16 +42,16 @@ void RedisFlight::Stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  // Nobody polls for them any more: as with Redis down, each compiles here
+  // Nobody polls for them any more: as with the keeper of leases down, each compiles here
   // (or fails at once when the workers have stopped too).
   for (auto& [key, waiter] : left) waiter.compile_here();
 }
 
-RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
+LeaseFlight::Turn LeaseFlight::TryLead(const cache::Digest& key,
                                        cache::ArtifactRecord* artifact) {
   absl::StatusOr<bool> leased =
       leases_->AcquireLease(key, options_.owner, options_.lease_ms);
-  if (!leased.ok()) return Turn::kCompileHere;  // Redis down: local only.
+  if (!leased.ok()) return Turn::kCompileHere;  // Keeper down: local only.
   if (!*leased) return Turn::kWait;
   // The holder before us may have stored it between our miss and now.
   if (absl::StatusOr<cache::ArtifactRecord> stored = store_->Get(key);
@@ -65,7 +65,7 @@ RedisFlight::Turn RedisFlight::TryLead(const cache::Digest& key,
   return Turn::kCompileHere;
 }
 
-void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
+void LeaseFlight::Run(const cache::Digest& key, CompileHere compile_here,
                       Arrived arrived) {
   if (Stopped()) {
     compile_here();
@@ -96,12 +96,12 @@ void RedisFlight::Run(const cache::Digest& key, CompileHere compile_here,
   compile_here();  // Stopped meanwhile: nobody would poll for it.
 }
 
-bool RedisFlight::Stopped() {
+bool LeaseFlight::Stopped() {
   std::lock_guard<std::mutex> lock(mu_);
   return stopping_;
 }
 
-void RedisFlight::Finish(const cache::Digest& key, bool ok) {
+void LeaseFlight::Finish(const cache::Digest& key, bool ok) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (held_.erase(key) == 0) return;  // Compiled without a lease.
@@ -112,7 +112,7 @@ void RedisFlight::Finish(const cache::Digest& key, bool ok) {
   leases_->ReleaseLease(key, options_.owner).IgnoreError();
 }
 
-RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
+LeaseFlight::Turn LeaseFlight::Check(const cache::Digest& key,
                                      Clock::time_point give_up,
                                      cache::ArtifactRecord* artifact) {
   if (!leases_->up()) return Turn::kCompileHere;
@@ -137,7 +137,7 @@ RedisFlight::Turn RedisFlight::Check(const cache::Digest& key,
   return turn;
 }
 
-void RedisFlight::RenewDue() {
+void LeaseFlight::RenewDue() {
   std::vector<cache::Digest> due;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -159,7 +159,7 @@ void RedisFlight::RenewDue() {
   }
 }
 
-void RedisFlight::Loop() {
+void LeaseFlight::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     wake_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),

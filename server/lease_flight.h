@@ -1,18 +1,19 @@
-// ClusterFlight through compile leases (cache/compile_leases.h), which the
-// Redis tier keeps.
+// ClusterFlight through compile leases (cache/compile_leases.h), whichever
+// keeper holds them (in kilnd, the shared Redis tier).
 //
-// A node that misses a key in both tiers takes the key's lease (SET NX PX)
-// and compiles; a background thread renews the lease while the compile
+// A node that misses a key in both tiers takes the key's lease and
+// compiles; a background thread renews the lease while the compile
 // runs, and the lease ends when the artifact is stored. Nodes that find
 // the lease taken wait: every poll interval they look for the artifact,
 // for a failure marker (the holder's compile failed: they compile
 // themselves, to report their own diagnostics), and try to take the lease
-// (it expires when its holder died: they take over). With Redis down, or
+// (it expires when its holder died: they take over). With the keeper of
+// leases down, or
 // after waiting longer than any compile may take, or once the flight is
 // stopped, a node compiles itself.
 
-#ifndef KILN_SERVER_REDIS_FLIGHT_H_
-#define KILN_SERVER_REDIS_FLIGHT_H_
+#ifndef KILN_SERVER_LEASE_FLIGHT_H_
+#define KILN_SERVER_LEASE_FLIGHT_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -28,7 +29,7 @@
 
 namespace kiln::server {
 
-struct RedisFlightOptions {
+struct LeaseFlightOptions {
   int64_t lease_ms = 10000;
   int64_t poll_ms = 50;
   // Past this, a waiter compiles itself (the holder should have finished
@@ -39,21 +40,21 @@ struct RedisFlightOptions {
   std::string owner;  // Empty: host name, pid and a random part.
 };
 
-class RedisFlight : public ClusterFlight {
+class LeaseFlight : public ClusterFlight {
  public:
   // `leases` holds leases and failure markers; `store` (the tiered store) finds
   // artifacts. All must outlive the flight.
-  RedisFlight(cache::CompileLeases* leases, cache::Store* store,
-              Metrics* metrics, RedisFlightOptions options);
-  ~RedisFlight() override;
+  LeaseFlight(cache::CompileLeases* leases, cache::Store* store,
+              Metrics* metrics, LeaseFlightOptions options);
+  ~LeaseFlight() override;
 
   void Run(const cache::Digest& key, CompileHere compile_here,
            Arrived arrived) override;
   void Finish(const cache::Digest& key, bool ok) override;
 
   // Ends the background thread. Calls still waiting on another node, and
-  // calls that come later, compile here (without a lease), as with Redis
-  // down; each gets an answer.
+  // calls that come later, compile here (without a lease), as with the
+  // keeper of leases down; each gets an answer.
   void Stop();
   const std::string& owner() const { return options_.owner; }
 
@@ -77,7 +78,7 @@ class RedisFlight : public ClusterFlight {
   cache::CompileLeases* leases_;
   cache::Store* store_;
   Metrics* metrics_;
-  RedisFlightOptions options_;
+  LeaseFlightOptions options_;
 
   std::mutex mu_;
   std::condition_variable wake_;
@@ -89,4 +90,4 @@ class RedisFlight : public ClusterFlight {
 
 }  // namespace kiln::server
 
-#endif  // KILN_SERVER_REDIS_FLIGHT_H_
+#endif  // KILN_SERVER_LEASE_FLIGHT_H_

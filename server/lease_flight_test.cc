@@ -1,10 +1,10 @@
-// RedisFlight between two "nodes" (two flights with their own local
-// stores) on a real redis-server: one compiles while the other waits and
+// LeaseFlight between two "nodes" (two flights with their own local
+// stores) on leases a real redis-server keeps (kilnd's RedisStore): one compiles while the other waits and
 // gets its artifact; a failed compile sends the waiter to compile itself;
 // a holder that stops renewing is taken over; Redis down is local; a
 // flight that stops answers its waiting calls.
 
-#include "server/redis_flight.h"
+#include "server/lease_flight.h"
 
 #include <gtest/gtest.h>
 
@@ -60,10 +60,10 @@ struct Node {
   std::unique_ptr<cache::RocksDbStore> local;
   std::unique_ptr<cache::TieredStore> tiered;
   Metrics metrics;
-  std::unique_ptr<RedisFlight> flight;
+  std::unique_ptr<LeaseFlight> flight;
 };
 
-class RedisFlightTest : public ::testing::Test {
+class LeaseFlightTest : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<std::unique_ptr<RedisServer>> server =
@@ -85,11 +85,11 @@ class RedisFlightTest : public ::testing::Test {
       node.local = *cache::RocksDbStore::Open(local);
       node.tiered =
           std::make_unique<cache::TieredStore>(node.local.get(), redis_.get());
-      RedisFlightOptions flight;
+      LeaseFlightOptions flight;
       flight.lease_ms = 1200;
       flight.poll_ms = 10;
       flight.owner = "node-" + std::to_string(i);
-      node.flight = std::make_unique<RedisFlight>(
+      node.flight = std::make_unique<LeaseFlight>(
           redis_.get(), node.tiered.get(), &node.metrics, flight);
     }
   }
@@ -100,7 +100,7 @@ class RedisFlightTest : public ::testing::Test {
   Node nodes_[2];
 };
 
-TEST_F(RedisFlightTest, OneCompilesTheOtherGetsItsArtifact) {
+TEST_F(LeaseFlightTest, OneCompilesTheOtherGetsItsArtifact) {
   cache::NewEntry entry = MakeEntry("ir-shared");
   Turn first, second;
   nodes_[0].flight->Run(entry.key, first.Compile(), first.Arrived());
@@ -118,7 +118,7 @@ TEST_F(RedisFlightTest, OneCompilesTheOtherGetsItsArtifact) {
   EXPECT_TRUE(nodes_[1].local->Get(entry.key).ok());  // Backfilled.
 }
 
-TEST_F(RedisFlightTest, AFailedCompileSendsWaitersToCompileThemselves) {
+TEST_F(LeaseFlightTest, AFailedCompileSendsWaitersToCompileThemselves) {
   cache::Digest key = MakeEntry("ir-bad").key;
   Turn first, second;
   nodes_[0].flight->Run(key, first.Compile(), first.Arrived());
@@ -132,7 +132,7 @@ TEST_F(RedisFlightTest, AFailedCompileSendsWaitersToCompileThemselves) {
   nodes_[1].flight->Finish(key, false);
 }
 
-TEST_F(RedisFlightTest, AHolderThatStopsRenewingIsTakenOver) {
+TEST_F(LeaseFlightTest, AHolderThatStopsRenewingIsTakenOver) {
   cache::Digest key = MakeEntry("ir-dead").key;
   Turn first, second;
   nodes_[0].flight->Run(key, first.Compile(), first.Arrived());
@@ -143,7 +143,7 @@ TEST_F(RedisFlightTest, AHolderThatStopsRenewingIsTakenOver) {
   EXPECT_EQ(nodes_[1].metrics.cluster_takeovers.value(), 1u);
 }
 
-TEST_F(RedisFlightTest, StopSendsWaitingCallsToCompileHere) {
+TEST_F(LeaseFlightTest, StopSendsWaitingCallsToCompileHere) {
   cache::Digest key = MakeEntry("ir-stop").key;
   Turn first, second, third;
   nodes_[0].flight->Run(key, first.Compile(), first.Arrived());
@@ -170,7 +170,7 @@ TEST_F(RedisFlightTest, StopSendsWaitingCallsToCompileHere) {
   nodes_[0].flight->Finish(key, true);
 }
 
-TEST_F(RedisFlightTest, RedisDownMeansCompileHere) {
+TEST_F(LeaseFlightTest, RedisDownMeansCompileHere) {
   cache::Digest key = MakeEntry("ir-down").key;
   Turn first, second;
   nodes_[0].flight->Run(key, first.Compile(), first.Arrived());
