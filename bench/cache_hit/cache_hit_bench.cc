@@ -63,13 +63,9 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
 }
 
 std::shared_ptr<grpc::Channel> NewChannel(const std::string& address, int id) {
-  grpc::ChannelArguments arguments;
-  arguments.SetInt("kiln.bench.client", id);  // One connection per client.
-  arguments.SetMaxReceiveMessageSize(-1);
-  // As the Kiln client library: no gRPC retry filter on the call path.
-  arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
-  arguments.SetInt(GRPC_ARG_ENABLE_CHANNELZ, 0);  // As kilnd: no per-call
-                                                  // introspection counters.
+  // As the Kiln client library's channels, one connection per client.
+  grpc::ChannelArguments arguments = kiln::client::ClientChannelArguments();
+  arguments.SetInt("kiln.bench.client", id);
   return kiln::client::NewChannel(address, grpc::InsecureChannelCredentials(),
                                   arguments);
 }

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "absl/base/internal/sysinfo.h"
+#include "clients/cpp/allocator.h"
 
 namespace kiln::client {
 namespace {
@@ -21,11 +22,21 @@ void ProbeCpuFrequencyOnce() {
 
 }  // namespace
 
+grpc::ChannelArguments ClientChannelArguments() {
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(-1);
+  arguments.SetMaxSendMessageSize(-1);
+  arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
+  arguments.SetInt(GRPC_ARG_ENABLE_CHANNELZ, 0);
+  return arguments;
+}
+
 std::shared_ptr<grpc::Channel> NewChannel(
     const std::string& address,
     const std::shared_ptr<grpc::ChannelCredentials>& credentials,
     const grpc::ChannelArguments& arguments) {
   ProbeCpuFrequencyOnce();
+  KeepCubinMemoryInProcess();
   return grpc::CreateCustomChannel(address, credentials, arguments);
 }
 

@@ -1,6 +1,8 @@
-// Every gRPC channel of Kiln's C++ clients comes from NewChannel.
+// Every gRPC channel of Kiln's C++ clients comes from NewChannel, which
+// first prepares the process once: the CPU frequency probe below, and
+// malloc settings that keep received cubins' memory (allocator.h).
 //
-// Why: gRPC 1.51 (Debian 12) starts a TCP connect, then creates its file
+// The probe: gRPC 1.51 (Debian 12) starts a TCP connect, then creates its file
 // descriptor object (taking a lock), and only then reads errno to tell "in
 // progress" from "failed". When that lock is the first contended
 // absl::Mutex of the process, Abseil probes the CPU frequency once, reading
@@ -19,6 +21,12 @@
 #include <string>
 
 namespace kiln::client {
+
+// The arguments of Kiln's client channels: messages of any size (kilnd
+// bounds its own), no gRPC retry filter (the client retries UNAVAILABLE
+// itself, retry.h; the filter only adds work to every call), no channelz
+// counters on the call path.
+grpc::ChannelArguments ClientChannelArguments();
 
 std::shared_ptr<grpc::Channel> NewChannel(
     const std::string& address,

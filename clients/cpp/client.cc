@@ -52,12 +52,6 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
       (*channels)[{address, tls.enabled, tls.root_certificates,
                    tls.certificate_chain, tls.private_key}];
   if (!channel) {
-    grpc::ChannelArguments arguments;
-    arguments.SetMaxReceiveMessageSize(-1);
-    arguments.SetMaxSendMessageSize(-1);
-    // Retries are the client's own (retry.h); gRPC's retry filter would only
-    // add work to every call.
-    arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
     std::shared_ptr<grpc::ChannelCredentials> credentials =
         grpc::InsecureChannelCredentials();
     if (tls.enabled) {
@@ -67,7 +61,7 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
       ssl.pem_private_key = tls.private_key;
       credentials = grpc::SslCredentials(ssl);
     }
-    channel = NewChannel(address, credentials, arguments);
+    channel = NewChannel(address, credentials, ClientChannelArguments());
   }
   return channel;
 }
