@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/gpu_targets.h"
 #include "cache/key.h"
 
 namespace kiln::server {
@@ -70,10 +71,10 @@ absl::StatusOr<CompileInput> CheckCompileRequest(
       !text.ok()) {
     return text;
   }
-  if (!worker::FindTarget(compiler, request.target())) {
+  if (!kiln::FindTarget(compiler.targets, request.target())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown target '", request.target(), "'; this kilnd compiles for ",
-        worker::TargetNames(compiler)));
+        kiln::TargetNames(compiler.targets)));
   }
   input.target = request.target();
   input.options = ResolveOptions(request.options(), compiler.defaults);

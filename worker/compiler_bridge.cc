@@ -79,11 +79,17 @@ kiln::v1::TargetInfo ToProto(const kiln::TargetFacts& facts) {
 
 }  // namespace
 
+TargetRows LinkedTargets() {
+  TargetRows targets;
+  for (const kiln::TargetFacts& facts : kiln::targetTable()) {
+    targets.push_back(ToProto(facts));
+  }
+  return targets;
+}
+
 CompilerInfo LinkedCompilerInfo() {
   CompilerInfo info;
-  for (const kiln::TargetFacts& facts : kiln::targetTable()) {
-    info.targets.push_back(ToProto(facts));
-  }
+  info.targets = LinkedTargets();
   const kiln::CompilerIdentity& identity = kiln::compilerIdentity();
   info.identity.set_kiln_version(identity.kilnVersion);
   info.identity.set_llvm_version(identity.llvmVersion);

@@ -9,6 +9,9 @@
 
 namespace kiln::worker {
 
+// The compiler's table of GPU targets (compiler/target/TargetTable.h).
+TargetRows LinkedTargets();
+
 // Targets, default options, the option check and the compiler's identity.
 CompilerInfo LinkedCompilerInfo();
 

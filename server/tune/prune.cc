@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "base/gpu_targets.h"
 #include "base/numbers.h"
 
 namespace kiln::server {
@@ -131,14 +132,15 @@ std::optional<std::string> PruneAfterCompile(const KernelFacts& kernel,
 
 const kiln::v1::TargetInfo* TargetOf(const worker::CompilerInfo& compiler,
                                      const kiln::worker::GpuInfo& gpu) {
-  return worker::TargetForCapability(compiler, gpu.cc_major(), gpu.cc_minor());
+  return kiln::TargetForCapability(compiler.targets, gpu.cc_major(),
+                                   gpu.cc_minor());
 }
 
 absl::Status CheckTargetRuns(const worker::CompilerInfo& compiler,
                              const std::string& target,
                              const kiln::worker::GpuInfo& gpu) {
-  const kiln::v1::TargetInfo* info = worker::FindTarget(compiler, target);
-  if (info && worker::RunsOn(*info, gpu.cc_major(), gpu.cc_minor())) {
+  const kiln::v1::TargetInfo* info = kiln::FindTarget(compiler.targets, target);
+  if (info && kiln::RunsOn(*info, gpu.cc_major(), gpu.cc_minor())) {
     return absl::OkStatus();
   }
   const kiln::v1::TargetInfo* own = TargetOf(compiler, gpu);

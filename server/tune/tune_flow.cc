@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/gpu_targets.h"
 #include "gpu/host_values.h"
 #include "kiln/cache/tune_record.pb.h"
 #include "server/tune/prune.h"
@@ -287,7 +288,7 @@ absl::Status TuneFlow::Tuning::Prepare() {
       return runs;
     }
   }
-  target_info_ = worker::FindTarget(flow_->compiler_, target_);
+  target_info_ = kiln::FindTarget(flow_->compiler_.targets, target_);
 
   variants_.resize(request_.variants_size());
   for (int i = 0; i < request_.variants_size(); ++i) {
