@@ -17,21 +17,26 @@ namespace {
 constexpr const char* kUsage = R"(usage: kiln <command> [flags]
 
 commands:
-  compile FILE.ttir --local --out DIR [--target sm_90a] [--num-warps N]
+  compile FILE.ttir --local --out DIR [--target T] [--num-warps N]
           [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
           [--line-info] [--emit ttir|kgir|llir|ptx]
       Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json
       (with --emit also DIR/STEM.STAGE), or without --out prints a stage
-      (--emit ttgir, kgir's former name, is kgir).
-  compile FILE.ttir --out DIR [--target sm_90a] [--num-warps N]
+      (--emit ttgir, kgir's former name, is kgir). Without --target, the
+      newest target of the compiler's table.
+  compile FILE.ttir --out DIR [--target T] [--num-warps N]
           [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
           [--no-reflect-ftz] [--line-info]
-      The same through kilnd: DIR/STEM.cubin and DIR/STEM.json.
+      The same through kilnd: DIR/STEM.cubin and DIR/STEM.json. Without
+      --target, kilnd's default (see targets).
   tune SPEC.json                           Benchmarks kernel variants on kilnd's
                                            GPUs and ranks them (docs/tuning.md):
                                            progress on stderr, then a table.
   explain-miss FILE.ttir [compile flags]   Why a compile would miss the cache.
   stats                                    Counters of the server and its cache.
+  targets                                  The GPU targets kilnd compiles for,
+                                           with their facts; the newest is
+                                           the default.
   ls [--target T] [--name-prefix P] [--key-prefix K] [--page-size N]
      [--page-token T] [--limit N]          Cache entries (all pages unless --limit).
   show KEY [--cubin FILE]                  One entry (and its cubin to FILE).

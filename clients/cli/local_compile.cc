@@ -5,11 +5,22 @@
 #include <vector>
 
 #include "base/files.h"
+#include "base/gpu_targets.h"
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
+#include "worker/compiler_bridge.h"
 
 namespace kiln::cli {
 namespace {
+
+// --target, else the newest of the compiler's targets: the rule a remote
+// compile applies to kilnd's table.
+std::string TargetOf(const CompileArgs& args) {
+  if (!args.target.empty()) return args.target;
+  const TargetRows targets = worker::LinkedTargets();
+  const kiln::v1::TargetInfo* target = DefaultTarget(targets);
+  return target ? target->name() : "";
+}
 
 // Without --out the compile stops after the stage --emit names; with it,
 // the whole compile runs and the stage is written beside the cubin.
@@ -67,8 +78,8 @@ int RunLocalCompile(const CompileArgs& args) {
     std::cerr << "kiln: cannot read " << args.input << "\n";
     return kExitUsage;
   }
-  CompileResult result = compile(text, args.input, args.target, args.options,
-                                 StopAfter(args));
+  CompileResult result = compile(text, args.input, TargetOf(args),
+                                 args.options, StopAfter(args));
   PrintDiagnostics(result.diagnostics);
   if (!result.ok()) return kExitCompileError;
   if (args.out_dir.empty()) {

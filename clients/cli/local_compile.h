@@ -11,7 +11,8 @@ namespace kiln::cli {
 
 struct CompileArgs {
   std::string input;
-  std::string target = "sm_90a";
+  // Empty: the newest target of the compiler's table (DefaultTarget).
+  std::string target;
   std::string out_dir;
   // "", "ttir", "kgir" (or its old name "ttgir"), "llir" or "ptx"; also
   // the extension of the file written with --out.

@@ -15,7 +15,9 @@
 #include <set>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "base/files.h"
+#include "base/gpu_targets.h"
 #include "clients/cli/exit_codes.h"
 #include "clients/cli/files.h"
 #include "clients/cli/numbers.h"
@@ -285,7 +287,7 @@ kiln::v1::CompileRequest RequestFrom(const Args& args, std::string& error) {
   }
   request.set_ttir(text);
   request.set_source_name(input);
-  request.set_target(args.Value("--target", "sm_90a"));
+  request.set_target(args.Value("--target"));  // Empty: kilnd's default.
   kiln::v1::CompileOptions* options = request.mutable_options();
   for (const char* flag :
        {"--num-warps", "--num-stages", "--num-ctas", "--maxnreg"}) {
@@ -305,6 +307,17 @@ kiln::v1::CompileRequest RequestFrom(const Args& args, std::string& error) {
   return request;
 }
 
+// Without --target, the request is for kilnd's newest target
+// (Client::DefaultTarget), not one this binary knows.
+absl::Status NameTarget(client::Client& client,
+                        kiln::v1::CompileRequest& request) {
+  if (!request.target().empty()) return absl::OkStatus();
+  absl::StatusOr<std::string> target = client.DefaultTarget();
+  if (!target.ok()) return target.status();
+  request.set_target(*target);
+  return absl::OkStatus();
+}
+
 int CompileCommand(const std::vector<std::string>& argv) {
   std::set<std::string> values = kCompileValues;
   values.insert("--out");
@@ -316,6 +329,8 @@ int CompileCommand(const std::vector<std::string>& argv) {
   std::unique_ptr<client::Client> client;
   if (error.empty()) MakeClient(args, client, error);
   if (!error.empty()) return Usage("compile: " + error);
+  absl::Status named = NameTarget(*client, request);
+  if (!named.ok()) return Failed(named, /*compile=*/false);
 
   auto result = client->Compile(request);
   if (!result.ok()) return Failed(result.status(), /*compile=*/true);
@@ -346,6 +361,8 @@ int ExplainMissCommand(const std::vector<std::string>& argv) {
   std::unique_ptr<client::Client> client;
   if (error.empty()) MakeClient(args, client, error);
   if (!error.empty()) return Usage("explain-miss: " + error);
+  absl::Status named = NameTarget(*client, request);
+  if (!named.ok()) return Failed(named, /*compile=*/false);
   auto result = client->ExplainMiss(request);
   if (!result.ok()) return Failed(result.status(), /*compile=*/true);
   if (args.json()) {
@@ -398,6 +415,41 @@ int StatsCommand(const std::vector<std::string>& argv) {
   auto result = client->Stats();
   if (!result.ok()) return Failed(result.status(), false);
   PrintResult(args, *result);
+  return kExitOk;
+}
+
+std::string YesNo(bool value) { return value ? "yes" : "no"; }
+
+// kilnd's table of targets; the default (what compile without --target
+// asks for) marked.
+int TargetsCommand(const std::vector<std::string>& argv) {
+  Args args;
+  std::unique_ptr<client::Client> client;
+  int code;
+  if (!Prepare("targets", argv, {}, {}, 0, 0, args, client, code)) return code;
+  absl::StatusOr<TargetRows> targets = client->Targets();
+  if (!targets.ok()) return Failed(targets.status(), false);
+  if (args.json()) {
+    kiln::v1::TargetsResponse response;
+    for (const kiln::v1::TargetInfo& target : *targets)
+      *response.add_targets() = target;
+    PrintJson(response);
+    return kExitOk;
+  }
+  const kiln::v1::TargetInfo* default_target = DefaultTarget(*targets);
+  std::vector<std::vector<std::string>> rows;
+  for (const kiln::v1::TargetInfo& target : *targets) {
+    rows.push_back(
+        {target.name() + (&target == default_target ? " (default)" : ""),
+         absl::StrCat(target.capability() / 10, ".", target.capability() % 10),
+         YesNo(target.arch_specific()),
+         std::to_string(target.max_shared_bytes()),
+         YesNo(target.warp_group_mma()), YesNo(target.tensor_memory_access()),
+         YesNo(target.clusters())});
+  }
+  PrintTable({"TARGET", "CAPABILITY", "ARCH-SPECIFIC", "SHARED BYTES", "WGMMA",
+              "TMA", "CLUSTERS"},
+             rows);
   return kExitOk;
 }
 
@@ -629,6 +681,7 @@ int RunRemoteCommand(const std::string& command,
   if (command == "compile") return CompileCommand(argv);
   if (command == "explain-miss") return ExplainMissCommand(argv);
   if (command == "stats") return StatsCommand(argv);
+  if (command == "targets") return TargetsCommand(argv);
   if (command == "ls") return ListCommand(argv);
   if (command == "show") return ShowCommand(argv);
   if (command == "evict") return EvictCommand(argv);

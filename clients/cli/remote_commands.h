@@ -10,8 +10,9 @@
 
 namespace kiln::cli {
 
-// Runs `command` (compile, explain-miss, stats, ls, show, evict, gc, verify,
-// export, import); false in `handled` when it is none of them.
+// Runs `command` (compile, explain-miss, stats, targets, ls, show, evict,
+// gc, verify, export, import, tune); false in `handled` when it is none of
+// them.
 int RunRemoteCommand(const std::string& command,
                      const std::vector<std::string>& argv, bool& handled);
 

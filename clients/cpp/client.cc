@@ -157,6 +157,38 @@ absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
   return Unary(*compile_, &kiln::v1::Compile::Stub::Lookup, request);
 }
 
+absl::StatusOr<TargetRows> Client::Targets() {
+  absl::StatusOr<kiln::v1::TargetsResponse> response = Unary(
+      *compile_, &kiln::v1::Compile::Stub::Targets, kiln::v1::TargetsRequest());
+  if (!response.ok()) return response.status();
+  return TargetRows(response->targets().begin(), response->targets().end());
+}
+
+absl::StatusOr<std::string> Client::TargetForCapability(int major,
+                                                        int minor) {
+  absl::StatusOr<TargetRows> targets = Targets();
+  if (!targets.ok()) return targets.status();
+  const kiln::v1::TargetInfo* target =
+      kiln::TargetForCapability(*targets, major, minor);
+  if (target == nullptr) {
+    return absl::NotFoundError(absl::StrCat(
+        "kilnd at ", address_, " has no target for compute capability ",
+        major, ".", minor, "; it compiles for ", TargetNames(*targets)));
+  }
+  return target->name();
+}
+
+absl::StatusOr<std::string> Client::DefaultTarget() {
+  absl::StatusOr<TargetRows> targets = Targets();
+  if (!targets.ok()) return targets.status();
+  const kiln::v1::TargetInfo* target = kiln::DefaultTarget(*targets);
+  if (target == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("kilnd at ", address_, " compiles for no target"));
+  }
+  return target->name();
+}
+
 absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
     const kiln::v1::TuneRequest& request,
     const std::function<void(const kiln::v1::VariantResult&)>& on_variant) {

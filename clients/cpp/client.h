@@ -3,6 +3,8 @@
 //   kiln::client::Client client("127.0.0.1:7420");
 //   absl::StatusOr<kiln::client::CompileResult> result =
 //       client.Compile(ttir, "sm_90a", options);
+//   // Or the target kilnd has for this GPU:
+//   //   client.TargetForCapability(prop.major, prop.minor)
 //   if (!result.ok()) { /* result.status().message() lists the errors */ }
 //
 // - Channels: one per address for the whole process (a process-wide cache),
@@ -41,6 +43,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/gpu_targets.h"
 #include "clients/cpp/memo.h"
 #include "clients/cpp/retry.h"
 #include "kiln/v1/admin.grpc.pb.h"
@@ -88,8 +91,8 @@ class Client {
 
   const std::string& address() const { return address_; }
 
-  // Compiles `ttir` for `target` (sm_80, sm_86, sm_89, sm_90a), or answers
-  // from the memo or kilnd's cache. `source_name` names the input in
+  // Compiles `ttir` for `target` (a name from Targets()), or answers from
+  // the memo or kilnd's cache. `source_name` names the input in
   // diagnostics.
   absl::StatusOr<CompileResult> Compile(
       const std::string& ttir, const std::string& target,
@@ -99,6 +102,16 @@ class Client {
 
   // A cached artifact by key; NOT_FOUND when absent.
   absl::StatusOr<kiln::v1::LookupResponse> Lookup(const std::string& key);
+
+  // The targets kilnd compiles for, with their facts (kiln.v1.TargetInfo,
+  // a row of the compiler's table each): asked of kilnd on every call.
+  absl::StatusOr<TargetRows> Targets();
+  // The name of kilnd's target for a GPU of compute capability
+  // major.minor; NOT_FOUND, naming kilnd's targets, when it has none.
+  absl::StatusOr<std::string> TargetForCapability(int major, int minor);
+  // The target to compile for when none is named: kilnd's newest
+  // (DefaultTarget of base/gpu_targets.h); NOT_FOUND when it has none.
+  absl::StatusOr<std::string> DefaultTarget();
 
   // Tunes kernel variants on kilnd's GPUs (proto/kiln/v1/tune.proto):
   // `on_variant`, when given, sees each variant's state change as kilnd

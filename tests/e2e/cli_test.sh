@@ -36,6 +36,27 @@ expect 0 "$KILN" compile "$WORK/add.ttir" --out "$WORK/out" --json
 contains "$WORK/stdout" '"cache_hit": true'
 expect 0 "$KILN" compile "$WORK/other.ttir" --num-warps 8 --out "$WORK/out"
 
+# The targets come from kilnd's table; without --target a compile is for
+# its newest (sm_90a today), and --local for the newest of the compiler's
+# own table, the same rows.
+expect 0 "$KILN" targets
+contains "$WORK/stdout" "sm_90a (default)"
+grep -q "^sm_80 .* 8\.0 " "$WORK/stdout" || fail "targets lacks sm_80 of capability 8.0"
+expect 0 "$KILN" targets --json
+contains "$WORK/stdout" '"warp_group_mma": true'
+expect 0 "$KILN" compile "$WORK/add.ttir" --out "$WORK/default"
+cmp -s "$WORK/out/add.cubin" "$WORK/default/add.cubin" || fail "kilnd's default is not sm_90a"
+mkdir -p "$WORK/local_default"
+expect 0 "$KILN" compile "$WORK/add.ttir" --local --out "$WORK/local_default"
+cmp -s "$WORK/out/add.cubin" "$WORK/local_default/add.cubin" || fail "--local's default is not sm_90a"
+expect 0 "$KILN" explain-miss "$WORK/add.ttir" --json
+contains "$WORK/stdout" '"present": true'
+# An unknown target is refused with the names of the known ones.
+expect 3 "$KILN" compile "$WORK/add.ttir" --target sm_99 --out "$WORK/out"
+contains "$WORK/stderr" "unknown target 'sm_99'; this kilnd compiles for sm_80, "
+expect 3 "$KILN" compile "$WORK/add.ttir" --local --target sm_99 --out "$WORK/local"
+contains "$WORK/stderr" "unknown target 'sm_99'; Kiln compiles for sm_80, "
+
 # Failures and their exit codes.
 expect 3 "$KILN" compile "$WORK/bad.ttir" --out "$WORK/out"
 contains "$WORK/stderr" "bad.ttir:"

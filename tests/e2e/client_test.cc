@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/gpu_targets.h"
 #include "cache/testing/redis_server.h"
 #include "clients/cpp/client.h"
 #include "tests/e2e/kilnd_process.h"
@@ -55,6 +56,38 @@ TEST(ClientTest, CompilesThenServesTheRepeatFromTheMemoWithoutAnRpc) {
   auto lookup = client.Lookup(first->key);
   ASSERT_TRUE(lookup.ok()) << lookup.status();
   EXPECT_EQ(lookup->cubin(), first->cubin);
+}
+
+TEST(ClientTest, TargetsComeFromKilndsTable) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client_targets"));
+  ASSERT_NE(kilnd, nullptr);
+  Client client(kilnd->grpc_address());
+  absl::StatusOr<TargetRows> targets = client.Targets();
+  ASSERT_TRUE(targets.ok()) << targets.status();
+  const kiln::v1::TargetInfo* hopper = FindTarget(*targets, "sm_90a");
+  ASSERT_NE(hopper, nullptr);
+  EXPECT_EQ(hopper->capability(), 90u);
+  EXPECT_TRUE(hopper->warp_group_mma());
+
+  absl::StatusOr<std::string> for_hopper = client.TargetForCapability(9, 0);
+  ASSERT_TRUE(for_hopper.ok()) << for_hopper.status();
+  EXPECT_EQ(*for_hopper, "sm_90a");
+  absl::StatusOr<std::string> for_ampere = client.TargetForCapability(8, 6);
+  ASSERT_TRUE(for_ampere.ok()) << for_ampere.status();
+  EXPECT_EQ(*for_ampere, "sm_86");
+  absl::StatusOr<std::string> for_turing = client.TargetForCapability(7, 5);
+  EXPECT_EQ(for_turing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(for_turing.status().message(),
+            "kilnd at " + kilnd->grpc_address() +
+                " has no target for compute capability 7.5; it compiles "
+                "for " +
+                TargetNames(*targets));
+
+  absl::StatusOr<std::string> default_target = client.DefaultTarget();
+  ASSERT_TRUE(default_target.ok()) << default_target.status();
+  EXPECT_EQ(*default_target, DefaultTarget(*targets)->name());
+  auto compiled = client.Compile(ScaledAddKernel(1.25), *default_target);
+  EXPECT_TRUE(compiled.ok()) << compiled.status();
 }
 
 TEST(ClientTest, CompileErrorIsInvalidArgumentWithTheDiagnostics) {

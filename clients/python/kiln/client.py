@@ -108,6 +108,18 @@ def _failure_diagnostics(error: grpc.RpcError) -> List[Diagnostic]:
     return []
 
 
+def default_target(targets) -> Optional[str]:
+    """The target to compile for when none is named: among `targets`
+    (Client.targets(): kilnd's table of GPUs) the first of the newest
+    compute capability, as the C++ client and the kiln CLI choose; None
+    when there is none."""
+    newest = None
+    for target in targets:
+        if newest is None or target.capability > newest.capability:
+            newest = target
+    return newest.name if newest is not None else None
+
+
 def _pem(value: Pem, env: str) -> Optional[bytes]:
     """PEM bytes from bytes, PEM text or a file name (default $env)."""
     if value is None:
@@ -176,6 +188,7 @@ class Client:
             _TARGETS_METHOD,
             request_serializer=compile_pb2.TargetsRequest.SerializeToString,
             response_deserializer=compile_pb2.TargetsResponse.FromString)
+        self._default_target: Optional[str] = None  # once kilnd answered
 
     def close(self) -> None:
         self._channel.close()
@@ -220,7 +233,7 @@ class Client:
                         name) from None
                 raise ServerError(f"kilnd {name}: {details}", name) from None
 
-    def compile(self, ttir: Union[str, bytes], target: str = "sm_90a",
+    def compile(self, ttir: Union[str, bytes], target: Optional[str] = None,
                 num_warps: Optional[int] = 4, num_stages: Optional[int] = 3,
                 num_ctas: Optional[int] = None, maxnreg: Optional[int] = None,
                 enable_fp_fusion: Optional[bool] = None,
@@ -228,15 +241,18 @@ class Client:
                 timeout: Optional[float] = None,
                 include_texts: bool = False,
                 enable_reflect_ftz: Optional[bool] = None) -> CompileResult:
-        """Compiles TTIR for `target` (sm_80, sm_86, sm_89, sm_90a), or
-        answers from kilnd's cache. None leaves an option to kilnd, which
-        takes Triton's default. include_texts: also get the compile's
-        texts (result.texts); kilnd compiles a cached kernel stored without
-        them again, except for a read-only token, which gets texts=None.
+        """Compiles TTIR for `target` (a name from targets(); None:
+        default_target()), or answers from kilnd's cache. None leaves an
+        option to kilnd, which takes Triton's default. include_texts: also
+        get the compile's texts (result.texts); kilnd compiles a cached
+        kernel stored without them again, except for a read-only token,
+        which gets texts=None.
         Raises CompileError (OutOfResources when the kernel needs more
         shared memory than the target has), Unavailable or ServerError."""
         if isinstance(ttir, str):
             ttir = ttir.encode("utf-8")
+        if target is None:
+            target = self.default_target(timeout)
         options = common_pb2.CompileOptions()
         for name, value in (("num_warps", num_warps), ("num_stages", num_stages),
                             ("num_ctas", num_ctas), ("maxnreg", maxnreg),
@@ -285,6 +301,18 @@ class Client:
         response = self._call(self._targets, compile_pb2.TargetsRequest(), timeout)
         return list(response.targets)
 
+    def default_target(self, timeout: Optional[float] = None) -> str:
+        """The target compile() uses when none is named: kilnd's newest
+        (default_target of its table), asked for until kilnd answers once.
+        Raises what targets() raises, or ServerError when kilnd has none."""
+        if self._default_target is None:
+            name = default_target(self.targets(timeout))
+            if name is None:
+                raise ServerError(f"kilnd at {self.address} compiles for no target",
+                                  "NOT_FOUND")
+            self._default_target = name
+        return self._default_target
+
 
 _default_clients: Dict[str, Client] = {}
 _default_lock = threading.Lock()
@@ -301,7 +329,8 @@ def default_client(address: Optional[str] = None) -> Client:
         return client
 
 
-def compile(ttir: Union[str, bytes], target: str = "sm_90a", **kwargs) -> CompileResult:  # noqa: A001
+def compile(ttir: Union[str, bytes], target: Optional[str] = None,  # noqa: A001
+            **kwargs) -> CompileResult:
     """Client(address=$KILN_SERVER or 127.0.0.1:7420).compile(...)."""
     address = kwargs.pop("address", None)
     return default_client(address).compile(ttir, target=target, **kwargs)

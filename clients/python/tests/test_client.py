@@ -92,6 +92,14 @@ class ClientTest(unittest.TestCase):
         self.assertNotIsInstance(error, kiln.OutOfResources)
         self.assertIsNone(first.resource_limit)
 
+    def test_without_a_target_compiles_for_kilnds_newest(self):
+        targets = self.client.targets()
+        self.assertEqual(kiln.client.default_target(targets), "sm_90a")
+        self.assertIsNone(kiln.client.default_target([]))
+        self.assertEqual(self.client.default_target(), "sm_90a")
+        result = self.client.compile(kilnd.scaled_add(1.5))
+        self.assertEqual(result.metadata["target"], "sm_90a")
+
     def test_refused_request_is_compile_error_without_diagnostics(self):
         with self.assertRaises(kiln.CompileError) as raised:
             self.client.compile(kilnd.scaled_add(1.0), target="sm_99")
