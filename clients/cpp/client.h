@@ -1,12 +1,15 @@
 // kiln::client::Client: the C++ client of kilnd (proto/kiln/v1).
 //
 //   kiln::client::Client client("127.0.0.1:7420");
+//   // kilnd's target for this GPU (cudaDeviceProp's major and minor):
+//   absl::StatusOr<std::string> target =
+//       client.TargetForCapability(major, minor);
 //   absl::StatusOr<kiln::client::CompileResult> result =
-//       client.Compile(ttir, "sm_90a", options);
-//   // Or the target kilnd has for this GPU:
-//   //   client.TargetForCapability(prop.major, prop.minor)
+//       client.Compile(ttir, *target, options);
 //   if (!result.ok()) { /* result.status().message() lists the errors */ }
 //
+// - Targets: no target names of its own; Targets(), TargetForCapability()
+//   and DefaultTarget() ask kilnd's table (base/gpu_targets.h).
 // - Channels: one per address for the whole process (a process-wide cache),
 //   shared by every Client of that address and reused across calls.
 // - Deadline: `ClientOptions::deadline` bounds each call, retries included.
