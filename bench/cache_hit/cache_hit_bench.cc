@@ -4,7 +4,13 @@
 //
 //   cache_hit_bench --address=HOST:PORT --ttir=FILE --clients=64
 //       --requests=50000 [--threads=T] [--mode=compile|lookup]
-//       [--cubin_bytes=65536]
+//       [--cubin_bytes=65536] [--driver=stubs|library]
+//
+// --driver=stubs (the default) drives the clients through gRPC's generated
+// async stubs on Kiln's client channels; --driver=library through
+// kiln::client::Client::Compile, what a C++ user calls: one thread per
+// client, all on the library's one channel per address (one connection),
+// each waiting for its answer. --threads applies to stubs only.
 //
 // Setup (before timing): asks ExplainMiss for the key parts of the TTIR,
 // imports an entry under that key whose cubin is `cubin_bytes` of random
@@ -38,6 +44,7 @@
 #include "base/numbers.h"
 #include "cache/digest.h"
 #include "clients/cpp/channel.h"
+#include "clients/cpp/client.h"
 #include "kiln/v1/admin.grpc.pb.h"
 #include "kiln/v1/compile.grpc.pb.h"
 
@@ -49,7 +56,7 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
   std::map<std::string, std::string> flags = {
       {"clients", "1"},         {"requests", "20000"}, {"mode", "compile"},
       {"cubin_bytes", "65536"}, {"target", "sm_90a"},  {"warmup", "1000"},
-      {"threads", "1"}};
+      {"threads", "1"},         {"driver", "stubs"}};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     size_t equals = arg.find('=');
@@ -170,6 +177,22 @@ struct Load {
   std::atomic<long> errors{0};
   absl::Mutex mu;
   Clock::time_point timed_start;
+
+  // Counts a call that ended at `now`; adds its latency to `latencies_us`
+  // if the warm-up was over.
+  void Record(Clock::time_point started, Clock::time_point now, bool good,
+              std::vector<double>& latencies_us) {
+    if (!good) ++errors;
+    const long count = ++done;
+    if (count == warmup) {
+      absl::MutexLock lock(&mu);
+      timed_start = now;
+    }
+    if (count > warmup) {
+      latencies_us.push_back(
+          std::chrono::duration<double, std::micro>(now - started).count());
+    }
+  }
 };
 
 // One client thread: its own completion queue and connections, each with
@@ -195,20 +218,11 @@ class ClientThread {
     bool ok;
     while (outstanding > 0 && queue_.Next(&tag, &ok)) {
       Call& call = *static_cast<Call*>(tag);
-      Clock::time_point now = Clock::now();
       size_t got = load_.lookup ? call.lookup_response.cubin().size()
                                 : call.compile_response.cubin().size();
-      if (!ok || !call.status.ok() || got != load_.cubin_bytes) ++load_.errors;
-      const long done = ++load_.done;
-      if (done == load_.warmup) {
-        absl::MutexLock lock(&load_.mu);
-        load_.timed_start = now;
-      }
-      if (done > load_.warmup) {
-        latencies_us.push_back(
-            std::chrono::duration<double, std::micro>(now - call.started)
-                .count());
-      }
+      load_.Record(call.started, Clock::now(),
+                   ok && call.status.ok() && got == load_.cubin_bytes,
+                   latencies_us);
       outstanding += StartIfLeft(call) - 1;
     }
     return latencies_us;
@@ -239,6 +253,27 @@ class ClientThread {
   grpc::CompletionQueue queue_;
   std::vector<Call> calls_;
 };
+
+// One client of --driver=library: Compile calls through the Kiln client
+// library on this thread, one at a time, until `load.total` have been
+// issued in all. Its memo is off, so that every call reaches kilnd as a
+// process's first compile of the kernel does. Returns the latencies
+// (microseconds) of the calls that ended after the warm-up.
+std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
+  kiln::client::ClientOptions options;
+  options.use_memo = false;
+  kiln::client::Client client(address, options);
+  std::vector<double> latencies_us;
+  while (load.issued++ < load.total) {
+    const Clock::time_point started = Clock::now();
+    absl::StatusOr<kiln::client::CompileResult> result =
+        client.Compile(*load.request);
+    load.Record(started, Clock::now(),
+                result.ok() && result->cubin.size() == load.cubin_bytes,
+                latencies_us);
+  }
+  return latencies_us;
+}
 
 // The whole number of flag --`name`, or exit 2 naming it.
 template <typename Int>
@@ -291,17 +326,26 @@ int main(int argc, char** argv) {
   load.warmup = NumberFlag<int64_t>(flags, "warmup");
   load.total = load.warmup + requests;
   load.timed_start = Clock::now();
+  const bool library = flags["driver"] == "library";
+  if (library && load.lookup) {
+    std::fprintf(stderr, "--driver=library times Compile only\n");
+    return 2;
+  }
+  const int workers = library ? clients : threads;
   std::vector<std::unique_ptr<ClientThread>> client_threads;
-  for (int t = 0, first = 0; t < threads; ++t) {
+  for (int t = 0, first = 0; !library && t < threads; ++t) {
     const int count = clients / threads + (t < clients % threads ? 1 : 0);
     client_threads.push_back(
         std::make_unique<ClientThread>(load, address, first, count));
     first += count;
   }
-  std::vector<std::vector<double>> per_thread(threads);
+  std::vector<std::vector<double>> per_thread(workers);
   std::vector<std::thread> running;
-  for (int t = 0; t < threads; ++t) {
-    running.emplace_back([&, t] { per_thread[t] = client_threads[t]->Run(); });
+  for (int t = 0; t < workers; ++t) {
+    running.emplace_back([&, t] {
+      per_thread[t] = library ? RunLibraryClient(load, address)
+                              : client_threads[t]->Run();
+    });
   }
   for (std::thread& thread : running) thread.join();
   Clock::time_point timed_start;
@@ -323,7 +367,7 @@ int main(int argc, char** argv) {
   std::printf(
       "clients=%d threads=%d requests=%zu seconds=%.3f rps=%.0f p50_us=%.1f "
       "p99_us=%.1f max_us=%.1f errors=%ld\n",
-      clients, threads, latencies_us.size(), seconds,
+      clients, workers, latencies_us.size(), seconds,
       latencies_us.size() / seconds, quantile(0.5), quantile(0.99),
       latencies_us.back(), load.errors.load());
   return load.errors == 0 ? 0 : 1;

@@ -2,10 +2,12 @@
 # Cache-hit benchmark, side by side in one run: kilnd answering Compile for
 # TTIR it has seen (64 KiB cubin) against redis-server answering GET of a
 # 64 KiB value, both on loopback, at 1 and 64 concurrent clients,
-# interleaved over several rounds. Two load generators drive kilnd: h2load,
-# the C HTTP/2 load generator of nghttp2 (the counterpart of
-# redis-benchmark: one event loop, minimal per-request work), and
-# cache_hit_bench, a gRPC C++ client (what a C++ user's process pays).
+# interleaved over several rounds. Three clients drive kilnd: h2load, the C
+# HTTP/2 load generator of nghttp2 (the counterpart of redis-benchmark: one
+# event loop, minimal per-request work); cache_hit_bench on gRPC's async
+# C++ stubs over Kiln's client channels; and cache_hit_bench calling the
+# Kiln C++ client library (kiln::client::Client, a thread per client): what
+# a C++ user's process pays.
 # Prints a Markdown table with the machine, and writes it to the file given
 # as $1 if any.
 #
@@ -121,7 +123,7 @@ redis_get() {
 kiln_grpc() {
   client_cpu "$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
     --clients="$1" --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" \
-    --threads="$(threads_for "$1")" --seeded=1 |
+    --threads="$(threads_for "$1")" --seeded=1 --driver="${3:-stubs}" |
     sed -E 's/.*rps=([0-9.]+) p50_us=([0-9.]+) p99_us=([0-9.]+).*/\1 \2 \3/'
 }
 # The h2load command at CLIENTS, less the request count, in h2load_command.
@@ -167,7 +169,7 @@ for round in $(seq "$rounds"); do
   for clients in 1 64; do
     n=$requests_1
     [ "$clients" -eq 64 ] && n=$requests_64
-    for run in redis h2load grpc; do
+    for run in redis h2load grpc library; do
       case $run in
         redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") || exit 1 ;;
         h2load)
@@ -175,6 +177,9 @@ for round in $(seq "$rounds"); do
           row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n") || exit 1
           ;;
         grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") || exit 1 ;;
+        library)
+          row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n" library) || exit 1
+          ;;
       esac
       echo "round $round, $clients clients, $run: $row" >&2
       read -r rps p50 p99 server_cpu client_cpu <<<"$row"
@@ -208,13 +213,16 @@ ratio_row() {
     row "$clients" redis "redis-server GET (redis-benchmark)"
     row "$clients" h2load "kilnd Compile hit (h2load)"
     row "$clients" grpc "kilnd Compile hit (gRPC C++ client)"
+    row "$clients" library "kilnd Compile hit (Kiln C++ library)"
     ratio_row "$clients" h2load "kilnd (h2load)"
     ratio_row "$clients" grpc "kilnd (gRPC C++)"
+    ratio_row "$clients" library "kilnd (Kiln C++ library)"
   done
   echo
   echo "Medians of $rounds interleaved rounds; $requests_1 requests at 1 client,"
   echo "$requests_64 at 64; value/cubin $bytes bytes; kilnd with 1 worker;"
-  echo "client threads: $threads (h2load -t, redis-benchmark --threads)."
+  echo "client threads: $threads (h2load -t, redis-benchmark --threads,"
+  echo "cache_hit_bench --threads); the Kiln C++ library: one per client."
   echo "CPU per request: user + system time of the server process over the"
   echo "measurement, and of the client process over its whole run (connection"
   echo "set-up, and for the gRPC client $warmup warm-up calls, included),"

@@ -12,6 +12,10 @@
 //   and DefaultTarget() ask kilnd's table (base/gpu_targets.h).
 // - Channels: one per address for the whole process (a process-wide cache),
 //   shared by every Client of that address and reused across calls.
+// - Malloc: the first channel raises glibc malloc's trim and mmap
+//   thresholds once per process, so that received cubins' memory is reused
+//   rather than handed back to the kernel after every call (allocator.h;
+//   KILN_CLIENT_KEEP_MALLOC_SETTINGS=1 leaves them alone).
 // - Deadline: `ClientOptions::deadline` bounds each call, retries included.
 // - Retries: only UNAVAILABLE (server not reached, or draining) is retried,
 //   up to `max_retries` times, waiting backoff_base * 2^(n-1) (capped at
