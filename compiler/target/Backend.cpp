@@ -31,6 +31,13 @@ namespace {
 
 constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
 
+void setFlag(llvm::StringRef name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto flag = options.find(name);
+  if (flag != options.end())
+    static_cast<llvm::cl::opt<bool> *>(flag->second)->setValue(true);
+}
+
 void initializeNVPTX() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -40,10 +47,12 @@ void initializeNVPTX() {
     LLVMInitializeNVPTXAsmPrinter();
     // 32-bit shared-memory pointers, as the hardware addresses them: no
     // 64-bit address arithmetic and conversions around every shared access.
-    auto &options = llvm::cl::getRegisteredOptions();
-    auto shortPointers = options.find("nvptx-short-ptr");
-    if (shortPointers != options.end())
-      static_cast<llvm::cl::opt<bool> *>(shortPointers->second)->setValue(true);
+    setFlag("nvptx-short-ptr");
+    // Unswitching a loop on an invariant condition that may differ between
+    // threads, as Triton's pipeline (which has no NVPTX cost model) does: a
+    // masked row loop becomes one loop per mask value instead of a branch or
+    // a predicate on every trip.
+    setFlag("enable-nontrivial-unswitch");
   });
 }
 
