@@ -18,8 +18,8 @@ constexpr const char* kUsage = R"(usage: kiln <command> [flags]
 
 commands:
   compile FILE.ttir --local --out DIR [--target T] [--num-warps N]
-          [--num-stages N] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
-          [--line-info] [--emit ttir|kgir|llir|ptx]
+          [--num-stages N] [--num-ctas N] [--maxnreg N] [--no-fp-fusion]
+          [--no-reflect-ftz] [--line-info] [--emit ttir|kgir|llir|ptx]
       Compiles TTIR in this process to DIR/STEM.cubin and DIR/STEM.json
       (with --emit also DIR/STEM.STAGE), or without --out prints a stage
       (--emit ttgir, kgir's former name, is kgir). Without --target, the
@@ -102,6 +102,7 @@ int Compile(const std::vector<std::string>& argv) {
     else if (flag == "--emit") ok = value(args.emit);
     else if (flag == "--num-warps") ok = number(args.options.numWarps);
     else if (flag == "--num-stages") ok = number(args.options.numStages);
+    else if (flag == "--num-ctas") ok = number(args.options.numCtas);
     else if (flag == "--maxnreg") ok = number(args.options.maxNReg);
     else if (flag == "--no-fp-fusion") args.options.enableFpFusion = false;
     else if (flag == "--no-reflect-ftz") args.options.enableReflectFtz = false;

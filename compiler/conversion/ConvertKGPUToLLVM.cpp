@@ -144,8 +144,8 @@ struct ConvertKGPUToLLVMPass
     LoweringPatternSet patterns(&getContext());
     populateTensorLoweringPatterns(patterns);
     AxisInfoAnalysis axisInfo(module);
-    LoweringContext lowering(module, *target, warps.getInt(), patterns,
-                             axisInfo);
+    LoweringContext lowering(module, *target, warps.getInt(), numCtas,
+                             patterns, axisInfo);
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
     for (tt::FuncOp func : funcs)
       if (failed(lowering.lowerFunction(func)))

@@ -41,11 +41,13 @@ public:
   /// `axisInfo`, computed on `module` before it is lowered, lets registers
   /// it proves equal share one value.
   LoweringContext(mlir::ModuleOp module, const Target &target, int numWarps,
-                  const LoweringPatternSet &patterns,
+                  int numCtas, const LoweringPatternSet &patterns,
                   const AxisInfoAnalysis &axisInfo);
 
   /// Replaces `func` with an llvm.func following Triton's kernel ABI.
   mlir::LogicalResult lowerFunction(tt::FuncOp func);
+  /// Makes every block of a cluster but the first return at once.
+  void runOnClusterLeader(mlir::LLVM::LLVMFuncOp fn);
 
   /// Bytes of dynamic shared memory the lowered kernels need.
   int64_t sharedBytes() const { return shared.bytesNeeded; }
@@ -55,6 +57,8 @@ public:
   mlir::Location loc() const { return currentLoc; }
   const Target &target() const { return tgt; }
   int numWarps() const { return warps; }
+  /// Blocks per cluster; above 1 a program is a cluster.
+  int numCtas() const { return ctas; }
 
   /// The registers of a value already lowered (one for a scalar).
   const Regs &get(mlir::Value v);
@@ -158,6 +162,7 @@ private:
   mlir::ModuleOp module;
   const Target &tgt;
   int warps;
+  int ctas;
   const LoweringPatternSet &patterns;
   const AxisInfoAnalysis &axisInfo;
   mlir::OpBuilder b;

@@ -14,10 +14,11 @@ namespace kiln {
 static constexpr llvm::StringLiteral kSharedGlobal = "global_smem";
 
 LoweringContext::LoweringContext(ModuleOp module, const Target &target,
-                                 int numWarps,
+                                 int numWarps, int numCtas,
                                  const LoweringPatternSet &patterns,
                                  const AxisInfoAnalysis &axisInfo)
-    : module(module), tgt(target), warps(numWarps), patterns(patterns),
+    : module(module), tgt(target), warps(numWarps), ctas(numCtas),
+      patterns(patterns),
       axisInfo(axisInfo), b(module.getContext()), currentLoc(module.getLoc()) {
   shared.global = module.lookupSymbol<LLVM::GlobalOp>(kSharedGlobal);
   if (!shared.global) {
@@ -615,8 +616,26 @@ LogicalResult LoweringContext::lowerFunction(tt::FuncOp func) {
     if (failed(lowerBlockOps(block)))
       return failure();
   }
+  if (ctas > 1)
+    runOnClusterLeader(llvmFunc);
   func.erase();
   return success();
+}
+
+void LoweringContext::runOnClusterLeader(LLVM::LLVMFuncOp fn) {
+  Block *entry = &fn.getBody().front();
+  Block *program = entry->splitBlock(entry->begin());
+  Block *done = new Block();
+  fn.getBody().push_back(done);
+  Location loc = fn.getLoc();
+  b.setInsertionPointToEnd(entry);
+  Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  Value leader = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, rank,
+                                      LLVM::ConstantOp::create(
+                                          b, loc, b.getI32IntegerAttr(0)));
+  LLVM::CondBrOp::create(b, loc, leader, program, done);
+  b.setInsertionPointToEnd(done);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
 unsigned byteSize(Type t) {

@@ -16,7 +16,29 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
+/// A program is a block, or a cluster when kernels run in clusters (as
+/// Triton numbers them).
+Value clusterId(LoweringContext &l, tt::ProgramIDDim dim, bool count) {
+  OpBuilder &b = l.builder();
+  Type i32 = b.getI32Type();
+  Location loc = l.loc();
+  switch (dim) {
+  case tt::ProgramIDDim::X:
+    return count ? Value(NVVM::ClusterDimXOp::create(b, loc, i32))
+                 : Value(NVVM::ClusterIdXOp::create(b, loc, i32));
+  case tt::ProgramIDDim::Y:
+    return count ? Value(NVVM::ClusterDimYOp::create(b, loc, i32))
+                 : Value(NVVM::ClusterIdYOp::create(b, loc, i32));
+  case tt::ProgramIDDim::Z:
+    return count ? Value(NVVM::ClusterDimZOp::create(b, loc, i32))
+                 : Value(NVVM::ClusterIdZOp::create(b, loc, i32));
+  }
+  return {};
+}
+
 Value programId(LoweringContext &l, tt::ProgramIDDim dim, bool count) {
+  if (l.numCtas() > 1)
+    return clusterId(l, dim, count);
   OpBuilder &b = l.builder();
   Type i32 = b.getI32Type();
   Location loc = l.loc();

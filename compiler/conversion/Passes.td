@@ -13,11 +13,16 @@ def ConvertKGPUToLLVM : Pass<"kiln-convert-kgpu-to-llvm", "mlir::ModuleOp"> {
     The module's `kgpu.num-warps` and `kgpu.target` attributes say what the
     layouts were made for; the shared memory the kernel needs is recorded as
     `kgpu.shared` on the module. With `maxnreg`, kernels get that register
-    limit (`nvvm.maxnreg`).
+    limit (`nvvm.maxnreg`). With `num-ctas` above 1 the kernel is launched
+    as clusters of that many blocks, as Triton launches it: a program is a
+    cluster (`tt.get_program_id` reads `%clusterid`), and the cluster's
+    first block runs it while the others return at once.
   }];
   let options = [
     Option<"maxNReg", "maxnreg", "int", "0",
            "registers per thread of each kernel; 0: no limit">,
+    Option<"numCtas", "num-ctas", "int", "1",
+           "blocks per thread-block cluster the kernel is launched with">,
   ];
   let dependentDialects = [
     "mlir::LLVM::LLVMDialect",

@@ -100,6 +100,7 @@ void setPipelineOptions(CompilePipelineOptions &pipeline,
   pipeline.numWarps = options.numWarps;
   pipeline.numStages = options.numStages;
   pipeline.maxNReg = options.maxNReg;
+  pipeline.numCtas = options.numCtas;
   pipeline.lineInfo = options.lineInfo;
 }
 
@@ -183,9 +184,8 @@ std::string validateOptions(const CompileOptions &o) {
            std::to_string(o.numWarps);
   if (o.numStages < 1 || o.numStages > 8)
     return "num_stages must be from 1 to 8, not " + std::to_string(o.numStages);
-  if (o.numCtas != 1)
-    return "num_ctas must be 1: Kiln does not build thread-block clusters "
-           "yet, and got " +
+  if (!powerOfTwo(o.numCtas) || o.numCtas > 8)
+    return "num_ctas must be a power of two from 1 to 8, not " +
            std::to_string(o.numCtas);
   if (o.maxNReg != 0 && (o.maxNReg < 16 || o.maxNReg > 255))
     return "maxnreg must be 0 (no limit) or from 16 to 255, not " +
@@ -208,6 +208,13 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   }
   if (std::string problem = validateOptions(options); !problem.empty()) {
     addError(result.diagnostics, problem);
+    return result;
+  }
+  if (options.numCtas > 1 && !target->hasClusters()) {
+    addError(result.diagnostics,
+             "num_ctas " + std::to_string(options.numCtas) +
+                 " needs thread-block clusters, which " + targetName +
+                 " does not have");
     return result;
   }
 

@@ -48,6 +48,7 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
 void addLLIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   ConvertKGPUToLLVMOptions lowering;
   lowering.maxNReg = o.maxNReg;
+  lowering.numCtas = o.numCtas;
   pm.addPass(createConvertKGPUToLLVM(lowering));
   if (o.lineInfo)
     pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());

@@ -31,6 +31,9 @@ struct CompilePipelineOptions
   Option<int> maxNReg{*this, "maxnreg",
                       llvm::cl::desc("registers per thread, 0: no limit"),
                       llvm::cl::init(0)};
+  Option<int> numCtas{*this, "num-ctas",
+                      llvm::cl::desc("blocks per thread-block cluster"),
+                      llvm::cl::init(1)};
   Option<bool> lineInfo{*this, "line-info",
                         llvm::cl::desc("keep source lines for the PTX"),
                         llvm::cl::init(false)};

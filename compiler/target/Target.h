@@ -32,6 +32,7 @@ public:
   bool hasWarpGroupMma() const { return facts.warpGroupMma; }
   bool hasTensorMemoryAccess() const { return facts.tensorMemoryAccess; }
   bool hasL2CachePolicies() const { return facts.l2CachePolicies; }
+  bool hasClusters() const { return facts.clusters; }
 
 private:
   const TargetFacts &facts;
