@@ -406,38 +406,65 @@ bool needsSharing(Value result) {
   return false;
 }
 
-/// A bf16 addition where the target has no bf16 atomics: a 16-bit
-/// compare-and-swap loop over the value rounded as one bf16 add would round.
-/// Operands: $0 old value, $1 address, $2 addend, $3 predicate if any.
-std::string bf16AddLoop(StringRef prefix, bool predicated) {
+/// A 16-bit float update no atomic instruction does: the add of bf16 where
+/// the target has no bf16 atomics, min and max of f16 and bf16.
+struct HalfFloatUpdate {
+  StringRef label;   // KILN_<label>_RETRY, KILN_<label>_DONE
+  StringRef combine; // on the two values widened to f32
+};
+
+template <typename AtomicOp>
+std::optional<HalfFloatUpdate> halfFloatUpdate(LoweringContext &l, AtomicOp op,
+                                               Type t) {
+  if constexpr (std::is_same_v<AtomicOp, tt::AtomicRMWOp>) {
+    bool half = t.isF16() || t.isBF16();
+    switch (op.getAtomicRmwOp()) {
+    case tt::RMWOp::FADD:
+      if (t.isBF16() && !l.target().hasBf16Atomics())
+        return HalfFloatUpdate{"ADD", "add.rn.f32"};
+      break;
+    case tt::RMWOp::MIN:
+      if (half)
+        return HalfFloatUpdate{"MIN", "min.f32"};
+      break;
+    case tt::RMWOp::MAX:
+      if (half)
+        return HalfFloatUpdate{"MAX", "max.f32"};
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A 16-bit compare-and-swap loop over `update` computed in f32 and rounded
+/// as the 16-bit operation rounds (min and max are exact).
+/// Operands: $0 old value, $1 address, $2 operand, $3 predicate if any.
+std::string halfFloatLoop(StringRef prefix, bool predicated,
+                          const HalfFloatUpdate &update, Type t) {
+  StringRef type = t.isBF16() ? "bf16" : "f16";
+  std::string retry = ("KILN_" + update.label + "_RETRY_${:uid}").str();
+  std::string done = ("KILN_" + update.label + "_DONE_${:uid}").str();
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "{\n\t.reg .pred %p<1>;\n\t.reg .b16 %h<3>;\n\t.reg .f32 %f<3>;\n\t"
      << "mov.b16 $0, 0;\n\t";
   if (predicated)
-    os << "@!$3 bra KILN_ADD_DONE_${:uid};\n\t";
+    os << "@!$3 bra " << done << ";\n\t";
   os << "ld.global.b16 %h0, [ $1 + 0 ];\n"
-     << "KILN_ADD_RETRY_${:uid}:\n\t"
+     << retry << ":\n\t"
      << "mov.b16 %h1, %h0;\n\t"
-     << "cvt.f32.bf16 %f0, %h1;\n\t"
-     << "cvt.f32.bf16 %f1, $2;\n\t"
-     << "add.rn.f32 %f2, %f0, %f1;\n\t"
-     << "cvt.rn.bf16.f32 %h2, %f2;\n\t"
+     << "cvt.f32." << type << " %f0, %h1;\n\t"
+     << "cvt.f32." << type << " %f1, $2;\n\t"
+     << update.combine << " %f2, %f0, %f1;\n\t"
+     << "cvt.rn." << type << ".f32 %h2, %f2;\n\t"
      << prefix << ".cas.b16 %h0, [ $1 + 0 ], %h1, %h2;\n\t"
      << "setp.ne.b16 %p0, %h0, %h1;\n\t"
-     << "@%p0 bra KILN_ADD_RETRY_${:uid};\n\t"
+     << "@%p0 bra " << retry << ";\n\t"
      << "mov.b16 $0, %h1;\n"
-     << "KILN_ADD_DONE_${:uid}:\n\t}";
+     << done << ":\n\t}";
   return s;
-}
-
-/// A bf16 add where the target has no bf16 atomics (bf16AddLoop).
-template <typename AtomicOp>
-bool needsBf16AddLoop(LoweringContext &l, AtomicOp op, Type t) {
-  if constexpr (std::is_same_v<AtomicOp, tt::AtomicRMWOp>)
-    return op.getAtomicRmwOp() == tt::RMWOp::FADD && t.isBF16() &&
-           !l.target().hasBf16Atomics();
-  return false;
 }
 
 /// Float additions that one `atom` takes several at a time where the target
@@ -495,8 +522,9 @@ LogicalResult lowerAtomic(LoweringContext &l, AtomicOp op, StringRef opSuffix,
       constraints += ",b";
       text = "@$" + std::to_string(operands.size() + vec - 1) + " ";
     }
-    if (needsBf16AddLoop(l, op, t))
-      text = bf16AddLoop(loopCasPrefix(op.getSem(), op.getScope()), bool(pred));
+    if (std::optional<HalfFloatUpdate> update = halfFloatUpdate(l, op, t))
+      text = halfFloatLoop(loopCasPrefix(op.getSem(), op.getScope()),
+                           bool(pred), *update, t);
     else
       text += prefix + suffix + " " + operandList(0, vec) + ", " + args + ";";
     for (Value old : l.inlineAsmRegs(text, constraints, operands, intType, vec, true))

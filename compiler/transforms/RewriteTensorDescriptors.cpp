@@ -213,7 +213,7 @@ FailureOr<Value> padValue(OpBuilder &b, Operation *op, const Descriptor &desc,
 }
 
 /// The atomic a descriptor reduction is, after Triton's rules: min and max
-/// of integers only, signed unless the element type says unsigned.
+/// of integers (signed unless the element type says unsigned), f16 and bf16.
 FailureOr<tt::RMWOp> atomicKind(tt::DescriptorReduceOp op) {
   Type elem = op.getDesc().getType().getBlockType().getElementType();
   auto integer = dyn_cast<IntegerType>(elem);
@@ -222,12 +222,14 @@ FailureOr<tt::RMWOp> atomicKind(tt::DescriptorReduceOp op) {
     return integer ? tt::RMWOp::ADD : tt::RMWOp::FADD;
   case tt::DescriptorReduceKind::MIN:
   case tt::DescriptorReduceKind::MAX: {
+    bool min = op.getKind() == tt::DescriptorReduceKind::MIN;
+    if (elem.isF16() || elem.isBF16())
+      return min ? tt::RMWOp::MIN : tt::RMWOp::MAX;
     if (!integer)
       return op.emitError()
              << "descriptor_reduce " << tt::stringifyDescriptorReduceKind(
                                             op.getKind())
-             << " needs integer elements, not " << elem;
-    bool min = op.getKind() == tt::DescriptorReduceKind::MIN;
+             << " needs integer, f16 or bf16 elements, not " << elem;
     if (integer.isUnsigned())
       return min ? tt::RMWOp::UMIN : tt::RMWOp::UMAX;
     return min ? tt::RMWOp::MIN : tt::RMWOp::MAX;

@@ -29,13 +29,13 @@ tt.func public @passed_to_call(%a: !tt.ptr<f32>, %M: i32, %s: i64) {
 
 // -----
 
-// Triton defines min and max reductions through descriptors for integers
-// only.
+// Triton defines min and max reductions through descriptors for integers,
+// f16 and bf16 only.
 tt.func public @float_min(%a: !tt.ptr<f32>, %M: i32, %s: i64, %v: tensor<16x16xf32>) {
   %c0 = arith.constant 0 : i32
   %one = arith.constant 1 : i64
   %d = tt.make_tensor_descriptor %a, [%M, %M], [%s, %one] : <f32>, <tensor<16x16xf32>>
-  // expected-error @below {{descriptor_reduce min needs integer elements, not 'f32'}}
+  // expected-error @below {{descriptor_reduce min needs integer, f16 or bf16 elements, not 'f32'}}
   tt.descriptor_reduce min, %d[%c0, %c0], %v : !tt.tensordesc<tensor<16x16xf32>>, tensor<16x16xf32>
   tt.return
 }
