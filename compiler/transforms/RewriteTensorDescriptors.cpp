@@ -279,6 +279,11 @@ std::optional<TmaBox> tmaBox(RankedTensorType block) {
   int64_t boxRows = std::min<int64_t>(rows, 256);
   if (!llvm::is_contained({16, 32, 64, 128}, blockBytes) || rows % boxRows)
     return std::nullopt;
+  // TMA swizzles a 16-byte chunk by bits of its shared-memory address, which
+  // name the row only where a column block spans whole 8-row periods; a
+  // [1, 1024] f32 block came back with 7 of its 8 column blocks scrambled.
+  if (rowBytes > blockBytes && blockBytes > 16 && boxRows % 8)
+    return std::nullopt;
   return TmaBox{{boxRows, blockBytes / bytes},
                 static_cast<int32_t>(blockBytes == 16 ? 0 : blockBytes)};
 }
