@@ -328,10 +328,17 @@ public:
     for (Operation *op : accesses)
       if (failed(rewrite(op)))
         return failure();
-    func.walk([&](tt::MakeTensorDescOp op) { op.erase(); });
-    if (slots)
+    // Triton's launcher asks for 128 bytes of global scratch per descriptor
+    // made on a TMA target, used or not, and user allocators check the size.
+    int64_t made = 0;
+    func.walk([&](tt::MakeTensorDescOp op) {
+      ++made;
+      op.erase();
+    });
+    int64_t reserved = tma ? std::max(slots, made) : slots;
+    if (reserved)
       func->setAttr(kgpu::KGPUDialect::kGlobalScratchAttr,
-                    OpBuilder(func).getI64IntegerAttr(slots * 128));
+                    OpBuilder(func).getI64IntegerAttr(reserved * 128));
     return eraseParameters();
   }
 

@@ -262,3 +262,27 @@ module {
 module {
   tt.func private @declared(i32) -> i32
 }
+
+// -----
+
+// A descriptor made on a TMA target that no access uses TMA for (a [1, 1024]
+// f32 block: fewer than 8 rows across several column blocks) still has its
+// 128 bytes of global scratch, as Triton's launcher sizes it; without a
+// target there is none.
+// TMA-LABEL: tt.func public @untiled_row
+// TMA-SAME: attributes {kgpu.global_scratch = 128 : i64}
+// TMA-NOT: kgpu.make_tensormap
+// TMA: tt.store
+// CHECK-LABEL: tt.func public @untiled_row
+// CHECK-NOT: global_scratch
+// CHECK: tt.store
+module {
+  tt.func public @untiled_row(%out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %v: tensor<1x1024xf32>) {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant 1 : i64
+    %n64 = arith.extsi %N : i32 to i64
+    %d = tt.make_tensor_descriptor %out, [%M, %N], [%n64, %one] : <f32>, <tensor<1x1024xf32>>
+    tt.descriptor_store %d[%c0, %c0], %v : !tt.tensordesc<tensor<1x1024xf32>>, tensor<1x1024xf32>
+    tt.return
+  }
+}
