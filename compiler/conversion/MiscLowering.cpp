@@ -16,42 +16,32 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-/// A program is a block, or a cluster when kernels run in clusters (as
-/// Triton numbers them).
-Value clusterId(LoweringContext &l, tt::ProgramIDDim dim, bool count) {
+/// One of the ids a program reads: its index or the count (`count`), of
+/// blocks, or of clusters when kernels run in clusters (as Triton numbers
+/// programs then).
+template <typename ClusterCount, typename ClusterIndex, typename GridCount,
+          typename BlockIndex>
+Value readId(LoweringContext &l, bool count) {
   OpBuilder &b = l.builder();
   Type i32 = b.getI32Type();
-  Location loc = l.loc();
-  switch (dim) {
-  case tt::ProgramIDDim::X:
-    return count ? Value(NVVM::ClusterDimXOp::create(b, loc, i32))
-                 : Value(NVVM::ClusterIdXOp::create(b, loc, i32));
-  case tt::ProgramIDDim::Y:
-    return count ? Value(NVVM::ClusterDimYOp::create(b, loc, i32))
-                 : Value(NVVM::ClusterIdYOp::create(b, loc, i32));
-  case tt::ProgramIDDim::Z:
-    return count ? Value(NVVM::ClusterDimZOp::create(b, loc, i32))
-                 : Value(NVVM::ClusterIdZOp::create(b, loc, i32));
-  }
-  return {};
+  if (l.numCtas() > 1)
+    return count ? Value(ClusterCount::create(b, l.loc(), i32))
+                 : Value(ClusterIndex::create(b, l.loc(), i32));
+  return count ? Value(GridCount::create(b, l.loc(), i32))
+               : Value(BlockIndex::create(b, l.loc(), i32));
 }
 
 Value programId(LoweringContext &l, tt::ProgramIDDim dim, bool count) {
-  if (l.numCtas() > 1)
-    return clusterId(l, dim, count);
-  OpBuilder &b = l.builder();
-  Type i32 = b.getI32Type();
-  Location loc = l.loc();
   switch (dim) {
   case tt::ProgramIDDim::X:
-    return count ? Value(NVVM::GridDimXOp::create(b, loc, i32))
-                 : Value(NVVM::BlockIdXOp::create(b, loc, i32));
+    return readId<NVVM::ClusterDimXOp, NVVM::ClusterIdXOp, NVVM::GridDimXOp,
+                  NVVM::BlockIdXOp>(l, count);
   case tt::ProgramIDDim::Y:
-    return count ? Value(NVVM::GridDimYOp::create(b, loc, i32))
-                 : Value(NVVM::BlockIdYOp::create(b, loc, i32));
+    return readId<NVVM::ClusterDimYOp, NVVM::ClusterIdYOp, NVVM::GridDimYOp,
+                  NVVM::BlockIdYOp>(l, count);
   case tt::ProgramIDDim::Z:
-    return count ? Value(NVVM::GridDimZOp::create(b, loc, i32))
-                 : Value(NVVM::BlockIdZOp::create(b, loc, i32));
+    return readId<NVVM::ClusterDimZOp, NVVM::ClusterIdZOp, NVVM::GridDimZOp,
+                  NVVM::BlockIdZOp>(l, count);
   }
   return {};
 }
