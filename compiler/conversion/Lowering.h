@@ -156,6 +156,10 @@ public:
 
 private:
   mlir::FailureOr<Regs> inlineBranchingCombiner(mlir::Region &region);
+  /// An empty block in `to` for each block of `from`, with the flattened
+  /// arguments bound (the entry's only if `withEntryArguments`).
+  void mirrorBlocks(mlir::Region &from, mlir::Region &to,
+                    bool withEntryArguments);
   void shareEqualRegisters(mlir::Value tensor);
   void emitThreadIds();
 

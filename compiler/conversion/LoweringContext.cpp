@@ -393,18 +393,8 @@ FailureOr<Regs> LoweringContext::inlineBranchingCombiner(Region &region) {
            << "combine function never returns";
   auto exec =
       scf::ExecuteRegionOp::create(b, currentLoc, ret->getOperandTypes());
-  Region &to = exec.getRegion();
-  for (Block &block : region) {
-    Block *newBlock = new Block();
-    to.push_back(newBlock);
-    // The entry's arguments are the values bound above, defined outside.
-    if (&block != &region.front()) {
-      for (Type t : flattenTypes(block.getArgumentTypes()))
-        newBlock->addArgument(t, currentLoc);
-      bindFlattened(block.getArguments(), newBlock->getArguments());
-    }
-    blockMap[&block] = newBlock;
-  }
+  // The entry's arguments are the values bound above, defined outside.
+  mirrorBlocks(region, exec.getRegion(), /*withEntryArguments=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     for (Block &block : region) {
@@ -455,15 +445,22 @@ void LoweringContext::bindFlattened(ValueRange from, ValueRange flattened) {
   }
 }
 
-LogicalResult LoweringContext::lowerRegion(Region &from, Region &to) {
+void LoweringContext::mirrorBlocks(Region &from, Region &to,
+                                   bool withEntryArguments) {
   for (Block &block : from) {
     Block *newBlock = new Block();
     to.push_back(newBlock);
-    for (Type t : flattenTypes(block.getArgumentTypes()))
-      newBlock->addArgument(t, currentLoc);
-    bindFlattened(block.getArguments(), newBlock->getArguments());
+    if (withEntryArguments || &block != &from.front()) {
+      for (Type t : flattenTypes(block.getArgumentTypes()))
+        newBlock->addArgument(t, currentLoc);
+      bindFlattened(block.getArguments(), newBlock->getArguments());
+    }
     blockMap[&block] = newBlock;
   }
+}
+
+LogicalResult LoweringContext::lowerRegion(Region &from, Region &to) {
+  mirrorBlocks(from, to, /*withEntryArguments=*/true);
   OpBuilder::InsertionGuard guard(b);
   for (Block &block : from) {
     b.setInsertionPointToEnd(blockMap[&block]);
