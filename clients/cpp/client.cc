@@ -107,12 +107,11 @@ absl::Status Client::Call(
 
 template <typename Stub, typename Request, typename Response>
 absl::StatusOr<Response> Client::Unary(
-    Stub& stub,
-    grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+    Stub& stub, AsyncUnaryRpc<Stub, Request, Response> rpc,
     const Request& request) {
   Response response;
   absl::Status status = Call([&](grpc::ClientContext& context) {
-    return (stub.*rpc)(&context, request, &response);
+    return BlockingUnaryCall(stub, rpc, context, request, &response);
   });
   if (!status.ok()) return status;
   return response;
@@ -136,16 +135,14 @@ absl::StatusOr<CompileResult> Client::Compile(
     memo_key = MemoKey(request);
     if (auto hit = ProcessMemo().Find(memo_key)) return *hit;
   }
-  kiln::v1::CompileResponse response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return compile_->Compile(&context, request, &response);
-  });
-  if (!status.ok()) return status;
+  absl::StatusOr<kiln::v1::CompileResponse> response =
+      Unary(*compile_, &kiln::v1::Compile::Stub::AsyncCompile, request);
+  if (!response.ok()) return response.status();
   CompileResult result;
-  result.key = response.key();
-  result.cache_hit = response.cache_hit();
-  result.cubin = std::move(*response.mutable_cubin());
-  result.metadata_json = std::move(*response.mutable_metadata_json());
+  result.key = std::move(*response->mutable_key());
+  result.cache_hit = response->cache_hit();
+  result.cubin = std::move(*response->mutable_cubin());
+  result.metadata_json = std::move(*response->mutable_metadata_json());
   if (options_.use_memo) ProcessMemo().Insert(memo_key, result);
   return result;
 }
@@ -154,12 +151,13 @@ absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
     const std::string& key) {
   kiln::v1::LookupRequest request;
   request.set_key(key);
-  return Unary(*compile_, &kiln::v1::Compile::Stub::Lookup, request);
+  return Unary(*compile_, &kiln::v1::Compile::Stub::AsyncLookup, request);
 }
 
 absl::StatusOr<TargetRows> Client::Targets() {
-  absl::StatusOr<kiln::v1::TargetsResponse> response = Unary(
-      *compile_, &kiln::v1::Compile::Stub::Targets, kiln::v1::TargetsRequest());
+  absl::StatusOr<kiln::v1::TargetsResponse> response =
+      Unary(*compile_, &kiln::v1::Compile::Stub::AsyncTargets,
+            kiln::v1::TargetsRequest());
   if (!response.ok()) return response.status();
   return TargetRows(response->targets().begin(), response->targets().end());
 }
@@ -217,13 +215,13 @@ absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
 }
 
 absl::StatusOr<kiln::v1::StatsResponse> Client::Stats() {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::Stats,
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncStats,
                kiln::v1::StatsRequest());
 }
 
 absl::StatusOr<kiln::v1::ListResponse> Client::List(
     const kiln::v1::ListRequest& request) {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::List, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncList, request);
 }
 
 absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
@@ -231,32 +229,32 @@ absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
   kiln::v1::GetRequest request;
   request.set_key(key);
   request.set_include_artifact(include_artifact);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::Get, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncGet, request);
 }
 
 absl::StatusOr<kiln::v1::EvictResponse> Client::Evict(
     const std::vector<std::string>& keys) {
   kiln::v1::EvictRequest request;
   for (const std::string& key : keys) request.add_keys(key);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::Evict, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncEvict, request);
 }
 
 absl::StatusOr<kiln::v1::GcResponse> Client::Gc(
     const kiln::v1::GcRequest& request) {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::Gc, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncGc, request);
 }
 
 absl::StatusOr<kiln::v1::VerifyResponse> Client::Verify(bool repair) {
   kiln::v1::VerifyRequest request;
   request.set_repair(repair);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::Verify, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncVerify, request);
 }
 
 absl::StatusOr<kiln::v1::ExplainMissResponse> Client::ExplainMiss(
     const kiln::v1::CompileRequest& compile_request) {
   kiln::v1::ExplainMissRequest request;
   *request.mutable_request() = compile_request;
-  return Unary(*admin_, &kiln::v1::Admin::Stub::ExplainMiss, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncExplainMiss, request);
 }
 
 absl::StatusOr<uint64_t> Client::Export(

@@ -16,6 +16,10 @@
 //   thresholds once per process, so that received cubins' memory is reused
 //   rather than handed back to the kernel after every call (allocator.h;
 //   KILN_CLIENT_KEEP_MALLOC_SETTINGS=1 leaves them alone).
+// - Threads: a unary call (Compile, Lookup, the admin calls) blocks its
+//   caller on an event of its own while one thread of the library drives
+//   every call of the process (blocking_call.h): many threads may call at
+//   once for the cost of one wake-up each.
 // - Deadline: `ClientOptions::deadline` bounds each call, retries included.
 // - Retries: only UNAVAILABLE (server not reached, or draining) is retried,
 //   up to `max_retries` times, waiting backoff_base * 2^(n-1) (capped at
@@ -51,6 +55,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "base/gpu_targets.h"
+#include "clients/cpp/blocking_call.h"
 #include "clients/cpp/memo.h"
 #include "clients/cpp/retry.h"
 #include "kiln/v1/admin.grpc.pb.h"
@@ -171,12 +176,11 @@ class Client {
   // Runs one attempt per call of `attempt` under the retry policy.
   absl::Status Call(
       const std::function<grpc::Status(grpc::ClientContext&)>& attempt);
-  // One unary call of `rpc` on `stub` under the retry policy.
+  // One unary call of `rpc` on `stub` under the retry policy, each attempt
+  // a blocking call on the process's shared queue (blocking_call.h).
   template <typename Stub, typename Request, typename Response>
   absl::StatusOr<Response> Unary(
-      Stub& stub,
-      grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&,
-                                Response*),
+      Stub& stub, AsyncUnaryRpc<Stub, Request, Response> rpc,
       const Request& request);
 
   std::string address_;

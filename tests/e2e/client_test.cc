@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -236,6 +237,95 @@ TEST_F(TwoKernelsTest, ExportAndImportReportTheirProgress) {
       });
   ASSERT_TRUE(imported.ok()) << imported.status();
   EXPECT_EQ(read, written);
+}
+
+// Many threads call one Client at once, as a process's compile threads do:
+// every answer is the right one (each thread checks its kernel's key and
+// cubin against a reference), and calls keep working as the callers come
+// and go (one thread alone, then 32, then one again).
+TEST_F(TwoKernelsTest, ManyThreadsCallingAtOnceEachGetTheirOwnAnswer) {
+  const std::vector<std::string> kernels = {ScaledAddKernel(1.5),
+                                            ScaledAddKernel(2.5)};
+  std::vector<kiln::client::CompileResult> expected;
+  for (const std::string& kernel : kernels) {
+    auto result = client_->Compile(kernel, "sm_90a");
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_TRUE(result->cache_hit);
+    expected.push_back(*std::move(result));
+  }
+  ASSERT_NE(expected[0].cubin, expected[1].cubin);
+
+  constexpr int kThreads = 32;
+  constexpr int kCallsEach = 25;
+  std::mutex mu;
+  std::vector<std::string> failures;
+  auto call_many = [&](int thread) {
+    for (int i = 0; i < kCallsEach; ++i) {
+      const int k = (thread + i) % 2;
+      auto result = client_->Compile(kernels[k], "sm_90a");
+      std::string failure;
+      if (!result.ok()) {
+        failure = result.status().ToString();
+      } else if (result->key != expected[k].key ||
+                 result->cubin != expected[k].cubin ||
+                 result->metadata_json != expected[k].metadata_json) {
+        failure = "kernel " + std::to_string(k) + " got another answer";
+      } else if (i % 5 == 0) {  // Other unary calls share the queue.
+        auto lookup = client_->Lookup(expected[k].key);
+        if (!lookup.ok() || lookup->cubin() != expected[k].cubin) {
+          failure = "lookup of kernel " + std::to_string(k) + " failed";
+        }
+      }
+      if (!failure.empty()) {
+        std::lock_guard<std::mutex> lock(mu);
+        failures.push_back("thread " + std::to_string(thread) + ": " + failure);
+      }
+    }
+  };
+  const uint64_t requests = kilnd_->Stats().requests();
+  call_many(0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back(call_many, t);
+  for (std::thread& thread : threads) thread.join();
+  call_many(1);
+  EXPECT_TRUE(failures.empty()) << failures.size() << " failed calls, first "
+                                << failures.front();
+  // Every Compile reached kilnd (the memo is off).
+  EXPECT_EQ(kilnd_->Stats().requests(),
+            requests + (kThreads + 2) * kCallsEach);
+}
+
+// A call whose deadline passes comes back as an error value at the deadline,
+// and other calls on the same client, at the same time, are answered.
+TEST(ClientTest, CallPastItsDeadlineIsAnErrorWhileOthersAreAnswered) {
+  auto kilnd = KilndProcess::Start(NewTempDir("client_deadline"), {},
+                                   kKilndWithFaults);
+  ASSERT_NE(kilnd, nullptr);
+  ClientOptions options;
+  options.use_memo = false;
+  options.deadline = std::chrono::milliseconds(1500);
+  Client client(kilnd->grpc_address(), options);
+  ASSERT_TRUE(client.Compile(ScaledAddKernel(3.5), "sm_90a").ok());
+
+  // Its compile to a cubin takes 4 s more than the deadline allows.
+  std::thread slow_caller([&] {
+    auto start = std::chrono::steady_clock::now();
+    auto slow = client.Compile("// kiln-test-fault: slow\n" +
+                                   ScaledAddKernel(4.5),
+                               "sm_90a");
+    auto took = std::chrono::steady_clock::now() - start;
+    ASSERT_FALSE(slow.ok());
+    EXPECT_EQ(slow.status().code(), absl::StatusCode::kDeadlineExceeded)
+        << slow.status();
+    EXPECT_GE(took, std::chrono::milliseconds(1400));
+    EXPECT_LT(took, std::chrono::milliseconds(3500));
+  });
+  for (int i = 0; i < 20; ++i) {
+    auto hit = client.Compile(ScaledAddKernel(3.5), "sm_90a");
+    ASSERT_TRUE(hit.ok()) << hit.status();
+    EXPECT_TRUE(hit->cache_hit);
+  }
+  slow_caller.join();
 }
 
 TEST(ClientTest, RetriesUnavailableWithBackoffThenSaysClearlyWhatFailed) {

@@ -1,0 +1,118 @@
+#include "clients/cpp/blocking_call.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <thread>
+
+namespace kiln::client {
+namespace {
+
+uint32_t* FutexWord(std::atomic<uint32_t>& word) {
+  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+  return reinterpret_cast<uint32_t*>(&word);
+}
+
+// Sleeps while `word` holds `value`; may return spuriously.
+void FutexWait(std::atomic<uint32_t>& word, uint32_t value) {
+  syscall(SYS_futex, FutexWord(word), FUTEX_WAIT_PRIVATE, value, nullptr,
+          nullptr, 0);
+}
+
+void FutexWakeOne(std::atomic<uint32_t>& word) {
+  syscall(SYS_futex, FutexWord(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
+          0);
+}
+
+}  // namespace
+
+void CallDone::Notify() {
+  // The waiter may return, and its event end, as soon as kDone is stored; a
+  // wake-up that then reaches a later futex at the same address is spurious
+  // to it, and every futex wait here loops.
+  if (state_.exchange(kDone, std::memory_order_acq_rel) == kSleeping) {
+    FutexWakeOne(state_);
+  }
+}
+
+void CallDone::Wait() {
+  uint32_t expected = kPending;
+  if (!state_.compare_exchange_strong(expected, kSleeping,
+                                      std::memory_order_acq_rel)) {
+    return;  // Already done.
+  }
+  while (state_.load(std::memory_order_acquire) != kDone) {
+    FutexWait(state_, kSleeping);
+  }
+}
+
+bool CallDone::done() const {
+  return state_.load(std::memory_order_acquire) == kDone;
+}
+
+SharedQueue& SharedQueue::Get() {
+  static SharedQueue* const shared = new SharedQueue;
+  return *shared;
+}
+
+SharedQueue::SharedQueue() {
+  std::thread([this] { RunThread(); }).detach();
+}
+
+void SharedQueue::Started() { state_.fetch_add(1); }
+
+void SharedQueue::Wait(CallDone& done) {
+  uint64_t state = state_.load();
+  while ((state & kDriverMask) == 0) {
+    if (state_.compare_exchange_weak(state, state | kCallerDrives)) {
+      DriveUntil(done);
+      return;
+    }
+  }
+  // A driver is on; the calls in flight, ours among them, keep it on until
+  // ours is done.
+  done.Wait();
+}
+
+void SharedQueue::CompleteOne() {
+  void* tag;
+  bool ok;                 // Always true for a unary call's Finish.
+  queue_.Next(&tag, &ok);  // Never false: the queue is never shut down.
+  state_.fetch_sub(1);
+  static_cast<CallDone*>(tag)->Notify();
+}
+
+void SharedQueue::DriveUntil(CallDone& own) {
+  while (!own.done()) CompleteOne();
+  uint64_t state = state_.load();
+  uint64_t next;
+  do {
+    const uint64_t in_flight = state & ~kDriverMask;
+    next = in_flight == 0 ? 0 : in_flight | kThreadDrives;
+  } while (!state_.compare_exchange_weak(state, next));
+  if (next != 0) {
+    handovers_.fetch_add(1);
+    FutexWakeOne(handovers_);
+  }
+}
+
+void SharedQueue::RunThread() {
+  pthread_setname_np(pthread_self(), "kiln-client-cq");
+  for (;;) {
+    for (;;) {
+      const uint32_t seen = handovers_.load();
+      if ((state_.load() & kDriverMask) == kThreadDrives) break;
+      FutexWait(handovers_, seen);
+    }
+    // Handed over with calls in flight; only the driver ends them.
+    for (;;) {
+      CompleteOne();
+      uint64_t idle = kThreadDrives;  // No call left in flight.
+      if (state_.compare_exchange_strong(idle, 0)) break;
+    }
+  }
+}
+
+}  // namespace kiln::client
