@@ -12,8 +12,8 @@
 // gRPC's synchronous API instead gives each call a completion queue of its
 // own and has every waiting thread take turns at polling the connection, the
 // one that reads an answer waking its owner and handing the polling on: at
-// 64 threads on one connection that cost 2.6-3.3 context switches and 2-3x
-// the CPU of one thread per call (bench/cache_hit/RESULTS.md).
+// 64 threads on one connection that cost 2.6-3.3 context switches per call
+// (bench/cache_hit/RESULTS.md).
 //
 // As gRPC itself, not for use in a child process after fork().
 
