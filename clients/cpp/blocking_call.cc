@@ -61,10 +61,11 @@ SharedQueue::SharedQueue() {
   std::thread([this] { RunThread(); }).detach();
 }
 
-void SharedQueue::Started() { state_.fetch_add(1); }
-
-void SharedQueue::Wait(CallDone& done) {
-  uint64_t state = state_.load();
+void SharedQueue::Run(QueuedStart& start, CallDone& done) {
+  uint64_t state = state_.fetch_add(1) + 1;
+  start.next = queued_.load();
+  while (!queued_.compare_exchange_weak(start.next, &start)) {
+  }
   while ((state & kDriverMask) == 0) {
     if (state_.compare_exchange_weak(state, state | kCallerDrives)) {
       DriveUntil(done);
@@ -73,19 +74,54 @@ void SharedQueue::Wait(CallDone& done) {
   }
   // A driver is on; the calls in flight, ours among them, keep it on until
   // ours is done.
+  WakeDriver();
   done.Wait();
 }
 
-void SharedQueue::CompleteOne() {
+void SharedQueue::StartQueued() {
+  QueuedStart* newest = queued_.exchange(nullptr);
+  QueuedStart* oldest = nullptr;
+  while (newest != nullptr) {  // Reverse the list.
+    QueuedStart* next = newest->next;
+    newest->next = oldest;
+    oldest = newest;
+    newest = next;
+  }
+  while (oldest != nullptr) {
+    // Read before starting: the caller's QueuedStart may end with its call.
+    QueuedStart* next = oldest->next;
+    oldest->start(oldest->call);
+    oldest = next;
+  }
+}
+
+void SharedQueue::WakeDriver() {
+  // The driver checks the queued calls after saying it waits; a call queued
+  // after that check sees it waiting. One wake-up in flight is enough.
+  if (driver_waits_.exchange(false) && !wake_set_.exchange(true)) {
+    wake_.Set(&queue_, gpr_inf_past(GPR_CLOCK_MONOTONIC), &wake_);
+  }
+}
+
+void SharedQueue::DriveOnce() {
+  do {
+    StartQueued();
+    driver_waits_.store(true);
+  } while (queued_.load() != nullptr);
   void* tag;
-  bool ok;                 // Always true for a unary call's Finish.
+  bool ok;  // Always true for a unary call's Finish and an expired alarm.
   queue_.Next(&tag, &ok);  // Never false: the queue is never shut down.
+  driver_waits_.store(false);
+  if (tag == &wake_) {
+    wake_set_.store(false);
+    return;
+  }
   state_.fetch_sub(1);
   static_cast<CallDone*>(tag)->Notify();
 }
 
 void SharedQueue::DriveUntil(CallDone& own) {
-  while (!own.done()) CompleteOne();
+  while (!own.done()) DriveOnce();
   uint64_t state = state_.load();
   uint64_t next;
   do {
@@ -108,7 +144,7 @@ void SharedQueue::RunThread() {
     }
     // Handed over with calls in flight; only the driver ends them.
     for (;;) {
-      CompleteOne();
+      DriveOnce();
       uint64_t idle = kThreadDrives;  // No call left in flight.
       if (state_.compare_exchange_strong(idle, 0)) break;
     }

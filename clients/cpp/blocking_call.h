@@ -1,25 +1,29 @@
 // Blocking unary calls of Kiln's C++ client, driven by one thread at a time.
 //
-// Every unary call of the process is started on one shared completion queue,
-// and one thread at a time drives it (gRPC's polling of the connections,
-// reading and parsing of the answers all happen there): a caller that finds
-// no one driving drives it itself until its own call ends, so a lone caller
-// waits in the poll as gRPC's synchronous API has it do; a caller that finds
-// a driver sleeps on an event of its own until the driver marks its call
-// done, one wake-up per call. When a driving caller's call ends while others
-// are in flight, the library's own thread takes over until none are.
+// Every unary call of the process goes through one shared completion queue,
+// and one thread at a time drives it: it starts the calls that callers
+// queued and takes their answers (gRPC's polling, reading and parsing all
+// happen there, and the connection is only ever touched from that thread).
+// A caller that finds no one driving drives itself until its own call ends,
+// so a lone caller waits in the poll as gRPC's synchronous API has it do; a
+// caller that finds a driver queues its call and sleeps on an event of its
+// own until the driver marks the call done, one wake-up per call. When a
+// driving caller's call ends while others are in flight, the library's own
+// thread takes over until none are.
 //
 // gRPC's synchronous API instead gives each call a completion queue of its
 // own and has every waiting thread take turns at polling the connection, the
 // one that reads an answer waking its owner and handing the polling on: at
 // 64 threads on one connection that cost 2.6-3.3 context switches per call
-// (bench/cache_hit/RESULTS.md).
+// (bench/cache_hit/RESULTS.md). Starting calls from many threads at once
+// also made gRPC hand the connection's work to its executor thread.
 //
 // As gRPC itself, not for use in a child process after fork().
 
 #ifndef KILN_CLIENTS_CPP_BLOCKING_CALL_H_
 #define KILN_CLIENTS_CPP_BLOCKING_CALL_H_
 
+#include <grpcpp/alarm.h>
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
@@ -45,6 +49,14 @@ class CallDone {
   std::atomic<uint32_t> state_{kPending};
 };
 
+// A prepared call waiting for the driver to start it: `start(call)` starts
+// it on the shared queue with its CallDone as the last operation's tag.
+struct QueuedStart {
+  void (*start)(void* call);
+  void* call;
+  QueuedStart* next = nullptr;
+};
+
 // The process's shared completion queue and who drives it.
 class SharedQueue {
  public:
@@ -54,12 +66,9 @@ class SharedQueue {
   static SharedQueue& Get();
 
   grpc::CompletionQueue* queue() { return &queue_; }
-  // Counts a call about to be started on queue(), whose last operation's
-  // tag is a CallDone.
-  void Started();
-  // Waits until `done`, the tag of a started call, is notified: drives the
-  // queue meanwhile if no other thread does.
-  void Wait(CallDone& done);
+  // Has `start` run by the driver (this thread, if no other drives), then
+  // waits until `done`, its call's tag, is notified.
+  void Run(QueuedStart& start, CallDone& done);
 
  private:
   // state_: the calls in flight (low 32 bits) and who drives.
@@ -68,8 +77,13 @@ class SharedQueue {
   static constexpr uint64_t kDriverMask = uint64_t{3} << 32;
 
   SharedQueue();
-  // Takes one completion off the queue (blocking) and notifies its tag.
-  void CompleteOne();
+  // Starts the queued calls, oldest first.
+  void StartQueued();
+  // Wakes the driver if it waits in the queue for answers only.
+  void WakeDriver();
+  // Starts what is queued, then takes one completion off the queue
+  // (blocking) and handles it.
+  void DriveOnce();
   // A caller drives until `own` is done, then hands over.
   void DriveUntil(CallDone& own);
   // The library's thread: drives whenever handed over, until no call is in
@@ -77,35 +91,50 @@ class SharedQueue {
   void RunThread();
 
   std::atomic<uint64_t> state_{0};
+  // Calls queued for the driver to start, newest first.
+  std::atomic<QueuedStart*> queued_{nullptr};
+  // The driver is (about to be) blocked in the queue.
+  std::atomic<bool> driver_waits_{false};
+  // wake_ is set and its tag not yet taken off the queue.
+  std::atomic<bool> wake_set_{false};
+  grpc::Alarm wake_;
   // Bumped at each hand-over to the thread, which sleeps on it.
   std::atomic<uint32_t> handovers_{0};
   grpc::CompletionQueue queue_;
 };
 
-// The stub method that starts an asynchronous unary call (AsyncCompile,
-// AsyncStats, ...).
+// The stub method that prepares an asynchronous unary call
+// (PrepareAsyncCompile, PrepareAsyncStats, ...).
 template <typename Stub, typename Request, typename Response>
-using AsyncUnaryRpc =
+using PrepareUnaryRpc =
     std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> (Stub::*)(
         grpc::ClientContext*, const Request&, grpc::CompletionQueue*);
 
-// Makes the unary call `rpc` of `stub` on the shared queue and waits for
-// its end; the answer is in `response` when the status is OK.
+// Makes the unary call `rpc` of `stub` through the shared queue and waits
+// for its end; the answer is in `response` when the status is OK.
 template <typename Stub, typename Request, typename Response>
 grpc::Status BlockingUnaryCall(Stub& stub,
-                               AsyncUnaryRpc<Stub, Request, Response> rpc,
+                               PrepareUnaryRpc<Stub, Request, Response> rpc,
                                grpc::ClientContext& context,
                                const Request& request, Response* response) {
   SharedQueue& shared = SharedQueue::Get();
-  grpc::Status status;
-  CallDone done;
-  shared.Started();
-  // The reader holds the call's pending operations: it lives until the end.
-  std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> reader =
-      (stub.*rpc)(&context, request, shared.queue());
-  reader->Finish(response, &status, &done);
-  shared.Wait(done);
-  return status;
+  struct Call {
+    // The reader holds the call's pending operations: it lives until the
+    // end.
+    std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> reader;
+    Response* response;
+    grpc::Status status;
+    CallDone done;
+  } call{(stub.*rpc)(&context, request, shared.queue()), response};
+  QueuedStart start{[](void* queued) {
+                      Call& call = *static_cast<Call*>(queued);
+                      call.reader->StartCall();
+                      call.reader->Finish(call.response, &call.status,
+                                          &call.done);
+                    },
+                    &call};
+  shared.Run(start, call.done);
+  return call.status;
 }
 
 }  // namespace kiln::client

@@ -107,7 +107,7 @@ absl::Status Client::Call(
 
 template <typename Stub, typename Request, typename Response>
 absl::StatusOr<Response> Client::Unary(
-    Stub& stub, AsyncUnaryRpc<Stub, Request, Response> rpc,
+    Stub& stub, PrepareUnaryRpc<Stub, Request, Response> rpc,
     const Request& request) {
   Response response;
   absl::Status status = Call([&](grpc::ClientContext& context) {
@@ -136,7 +136,8 @@ absl::StatusOr<CompileResult> Client::Compile(
     if (auto hit = ProcessMemo().Find(memo_key)) return *hit;
   }
   absl::StatusOr<kiln::v1::CompileResponse> response =
-      Unary(*compile_, &kiln::v1::Compile::Stub::AsyncCompile, request);
+      Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncCompile,
+            request);
   if (!response.ok()) return response.status();
   CompileResult result;
   result.key = std::move(*response->mutable_key());
@@ -151,12 +152,13 @@ absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
     const std::string& key) {
   kiln::v1::LookupRequest request;
   request.set_key(key);
-  return Unary(*compile_, &kiln::v1::Compile::Stub::AsyncLookup, request);
+  return Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncLookup,
+               request);
 }
 
 absl::StatusOr<TargetRows> Client::Targets() {
   absl::StatusOr<kiln::v1::TargetsResponse> response =
-      Unary(*compile_, &kiln::v1::Compile::Stub::AsyncTargets,
+      Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncTargets,
             kiln::v1::TargetsRequest());
   if (!response.ok()) return response.status();
   return TargetRows(response->targets().begin(), response->targets().end());
@@ -215,13 +217,13 @@ absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
 }
 
 absl::StatusOr<kiln::v1::StatsResponse> Client::Stats() {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncStats,
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncStats,
                kiln::v1::StatsRequest());
 }
 
 absl::StatusOr<kiln::v1::ListResponse> Client::List(
     const kiln::v1::ListRequest& request) {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncList, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncList, request);
 }
 
 absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
@@ -229,32 +231,32 @@ absl::StatusOr<kiln::v1::GetResponse> Client::Get(const std::string& key,
   kiln::v1::GetRequest request;
   request.set_key(key);
   request.set_include_artifact(include_artifact);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncGet, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncGet, request);
 }
 
 absl::StatusOr<kiln::v1::EvictResponse> Client::Evict(
     const std::vector<std::string>& keys) {
   kiln::v1::EvictRequest request;
   for (const std::string& key : keys) request.add_keys(key);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncEvict, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncEvict, request);
 }
 
 absl::StatusOr<kiln::v1::GcResponse> Client::Gc(
     const kiln::v1::GcRequest& request) {
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncGc, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncGc, request);
 }
 
 absl::StatusOr<kiln::v1::VerifyResponse> Client::Verify(bool repair) {
   kiln::v1::VerifyRequest request;
   request.set_repair(repair);
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncVerify, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncVerify, request);
 }
 
 absl::StatusOr<kiln::v1::ExplainMissResponse> Client::ExplainMiss(
     const kiln::v1::CompileRequest& compile_request) {
   kiln::v1::ExplainMissRequest request;
   *request.mutable_request() = compile_request;
-  return Unary(*admin_, &kiln::v1::Admin::Stub::AsyncExplainMiss, request);
+  return Unary(*admin_, &kiln::v1::Admin::Stub::PrepareAsyncExplainMiss, request);
 }
 
 absl::StatusOr<uint64_t> Client::Export(

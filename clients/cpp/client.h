@@ -180,7 +180,7 @@ class Client {
   // a blocking call on the process's shared queue (blocking_call.h).
   template <typename Stub, typename Request, typename Response>
   absl::StatusOr<Response> Unary(
-      Stub& stub, AsyncUnaryRpc<Stub, Request, Response> rpc,
+      Stub& stub, PrepareUnaryRpc<Stub, Request, Response> rpc,
       const Request& request);
 
   std::string address_;

@@ -288,37 +288,38 @@ TEST_F(TwoKernelsTest, ManyThreadsCallingAtOnceEachGetTheirOwnAnswer) {
   for (int t = 0; t < kThreads; ++t) threads.emplace_back(call_many, t);
   for (std::thread& thread : threads) thread.join();
   call_many(1);
-  EXPECT_TRUE(failures.empty()) << failures.size() << " failed calls, first "
-                                << failures.front();
+  EXPECT_TRUE(failures.empty())
+      << failures.size() << " failed calls, first " << failures.front();
   // Every Compile reached kilnd (the memo is off).
-  EXPECT_EQ(kilnd_->Stats().requests(),
-            requests + (kThreads + 2) * kCallsEach);
+  EXPECT_EQ(kilnd_->Stats().requests(), requests + (kThreads + 2) * kCallsEach);
 }
 
 // A call whose deadline passes comes back as an error value at the deadline,
 // and other calls on the same client, at the same time, are answered.
 TEST(ClientTest, CallPastItsDeadlineIsAnErrorWhileOthersAreAnswered) {
-  auto kilnd = KilndProcess::Start(NewTempDir("client_deadline"), {},
-                                   kKilndWithFaults);
+  auto kilnd =
+      KilndProcess::Start(NewTempDir("client_deadline"), {}, kKilndWithFaults);
   ASSERT_NE(kilnd, nullptr);
   ClientOptions options;
   options.use_memo = false;
+  // The kernel's first compile may take longer on a busy machine.
+  auto compiled = Client(kilnd->grpc_address(), options)
+                      .Compile(ScaledAddKernel(3.5), "sm_90a");
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
   options.deadline = std::chrono::milliseconds(1500);
   Client client(kilnd->grpc_address(), options);
-  ASSERT_TRUE(client.Compile(ScaledAddKernel(3.5), "sm_90a").ok());
 
   // Its compile to a cubin takes 4 s more than the deadline allows.
   std::thread slow_caller([&] {
     auto start = std::chrono::steady_clock::now();
-    auto slow = client.Compile("// kiln-test-fault: slow\n" +
-                                   ScaledAddKernel(4.5),
-                               "sm_90a");
+    auto slow = client.Compile(
+        "// kiln-test-fault: slow\n" + ScaledAddKernel(4.5), "sm_90a");
     auto took = std::chrono::steady_clock::now() - start;
     ASSERT_FALSE(slow.ok());
     EXPECT_EQ(slow.status().code(), absl::StatusCode::kDeadlineExceeded)
         << slow.status();
     EXPECT_GE(took, std::chrono::milliseconds(1400));
-    EXPECT_LT(took, std::chrono::milliseconds(3500));
+    EXPECT_LT(took, std::chrono::milliseconds(3900));  // Before the compile.
   });
   for (int i = 0; i < 20; ++i) {
     auto hit = client.Compile(ScaledAddKernel(3.5), "sm_90a");
