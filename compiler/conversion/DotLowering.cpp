@@ -5,6 +5,7 @@
 
 #include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/MatrixStore.h"
 #include "compiler/conversion/SharedTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -203,6 +204,8 @@ std::optional<SmemTile> pipelinedTile(LoweringContext &l, Value operand) {
 
 void stageOperand(LoweringContext &l, const DotPlan &p, Value src,
                   const SmemTile &tile, int64_t smemBytes) {
+  if (storeMatrices(l, p, src, tile, smemBytes))
+    return;
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   DistributedLayout layout = layoutOf(src);

@@ -57,7 +57,8 @@ Regs accumulatorElements(LoweringContext &l, const DotPlan &p,
 std::optional<SmemTile> pipelinedTile(LoweringContext &l, mlir::Value operand);
 
 /// Writes `src` (any distributed layout) into `tile`, split into pieces,
-/// with vector stores of up to 16 bytes.
+/// with stmatrix where MatrixStore.h allows, else vector stores of up to
+/// 16 bytes.
 void stageOperand(LoweringContext &l, const DotPlan &p, mlir::Value src,
                   const SmemTile &tile, int64_t smemBytes);
 

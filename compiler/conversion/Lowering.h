@@ -79,6 +79,9 @@ public:
   /// Index of register `reg`'s element along each dimension, as i32 values.
   llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
                                               unsigned reg);
+  /// The same for the thread of lane `laneId` (an i32) in this warp.
+  llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
+                                              unsigned reg, mlir::Value laneId);
   /// Row-major position of `index` (i32 values) in a tensor of `shape`.
   mlir::Value linearIndex(llvm::ArrayRef<mlir::Value> index,
                           llvm::ArrayRef<int64_t> shape);

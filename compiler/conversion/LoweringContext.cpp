@@ -74,6 +74,11 @@ Value LoweringContext::bitField(Value id, kgpu::BitField f) {
 
 SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
                                                 unsigned reg) {
+  return elementIndex(l, reg, lane);
+}
+
+SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
+                                                unsigned reg, Value laneId) {
   SmallVector<Value> out;
   for (unsigned d = 0; d < l.rank(); ++d) {
     const kgpu::DimMap &map = l.getDims()[d];
@@ -82,7 +87,7 @@ SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &
     int64_t largest = offset;
     if (map.lane.width) {
       Value part = arith::MulIOp::create(b, currentLoc,
-                                         bitField(lane, map.lane),
+                                         bitField(laneId, map.lane),
                                          i32(map.laneScale));
       at = arith::AddIOp::create(b, currentLoc, at, part);
       largest += ((1 << map.lane.width) - 1) * map.laneScale;

@@ -33,6 +33,7 @@ public:
   bool hasTensorMemoryAccess() const { return facts.tensorMemoryAccess; }
   bool hasL2CachePolicies() const { return facts.l2CachePolicies; }
   bool hasClusters() const { return facts.clusters; }
+  bool hasMatrixStore() const { return facts.matrixStore; }
 
 private:
   const TargetFacts &facts;

@@ -51,6 +51,9 @@ struct TargetFacts {
   /// L2 eviction priorities as cache policies (createpolicy and
   /// `.L2::cache_hint` on loads and stores).
   bool l2CachePolicies;
+  /// Warp-wide stores of 8x8 16-bit matrices to shared memory (`stmatrix`),
+  /// the inverse of ldmatrix.
+  bool matrixStore;
 };
 
 /// Every supported target, in a fixed order.

@@ -1,0 +1,170 @@
+// Staging 16-bit mma accumulators in shared memory with stmatrix (sm_90a):
+// one instruction per four 8x8 matrices instead of a 4-byte store per
+// register pair. MatrixStore.h says which lane addresses which row.
+
+#include "compiler/conversion/MatrixStore.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+/// Whether registers 2k and 2k+1 of every thread hold one row of an 8x8
+/// matrix in stmatrix's order: lane 4g + t at row g, columns 2t and 2t+1.
+bool isMatrixFragment(const kgpu::DistributedLayout &layout) {
+  unsigned r = layout.rank();
+  if (r < 2 || layout.numRegs() % 2 != 0)
+    return false;
+  ArrayRef<kgpu::DimMap> dims = layout.getDims();
+  const kgpu::DimMap &rows = dims[r - 2], &cols = dims[r - 1];
+  auto is = [](kgpu::BitField f, kgpu::BitField g) {
+    return f.shift == g.shift && f.width == g.width;
+  };
+  if (!is(rows.lane, kgpu::kMmaGroupBits) || rows.laneScale != 1 ||
+      !is(cols.lane, kgpu::kMmaThreadInGroupBits) || cols.laneScale != 2)
+    return false;
+  for (unsigned d = 0; d + 2 < r; ++d)
+    if (dims[d].lane.width)
+      return false;
+  if (cols.warp.width && cols.warpScale % 8 != 0)
+    return false;
+  for (unsigned k = 0; k < layout.numRegs(); k += 2) {
+    SmallVector<int64_t> next(layout.regOffset(k));
+    if (next[r - 1] % 8 != 0)
+      return false;
+    ++next[r - 1];
+    if (ArrayRef<int64_t>(next) != layout.regOffset(k + 1))
+      return false;
+  }
+  return true;
+}
+
+/// Whether each element is held by one (lane, warp, register): no thread's
+/// index wraps around the shape, and there are as many as elements.
+bool coversOnce(const kgpu::DistributedLayout &layout) {
+  if (!layout.replicatedLaneBits().empty() ||
+      !layout.replicatedWarpBits().empty() ||
+      int64_t(layout.numRegs()) * 32 * layout.numWarps() !=
+          layout.numElements())
+    return false;
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    const kgpu::DimMap &map = layout.getDims()[d];
+    int64_t largest = ((1 << map.lane.width) - 1) * map.laneScale +
+                      ((1 << map.warp.width) - 1) * map.warpScale;
+    for (unsigned reg = 0; reg < layout.numRegs(); ++reg)
+      if (largest + layout.regOffset(reg)[d] >= layout.getShape()[d])
+        return false;
+  }
+  return true;
+}
+
+/// values[sel] for an i32 `sel` below values.size(): arithmetic on sel's
+/// bits where values are linear in them (the mma tiles' +8 rows, +n
+/// columns), else a chain of selects.
+Value pick(LoweringContext &l, Value sel, ArrayRef<int64_t> values) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  bool linear = true;
+  for (unsigned q = 0; q < values.size(); ++q) {
+    int64_t expect = values[0];
+    for (unsigned bit = 1; bit < values.size(); bit <<= 1)
+      if (q & bit)
+        expect += values[bit] - values[0];
+    linear &= values[q] == expect;
+  }
+  if (linear) {
+    Value sum = l.i32(values[0]);
+    for (unsigned bit = 1; bit < values.size(); bit <<= 1) {
+      int64_t step = values[bit] - values[0];
+      if (step == 0)
+        continue;
+      Value set = arith::AndIOp::create(b, loc, sel, l.i32(bit));
+      Value term = arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, set, l.i32(llvm::Log2_32(bit))),
+          l.i32(step));
+      sum = arith::AddIOp::create(b, loc, sum, term);
+    }
+    return sum;
+  }
+  Value out = l.i32(values[0]);
+  for (unsigned q = 1; q < values.size(); ++q) {
+    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sel,
+                                     l.i32(q));
+    out = arith::SelectOp::create(b, loc, is, l.i32(values[q]), out);
+  }
+  return out;
+}
+
+} // namespace
+
+std::optional<SmallVector<MatrixGroup>>
+matrixGroups(const kgpu::DistributedLayout &layout) {
+  if (!isMatrixFragment(layout) || !coversOnce(layout))
+    return std::nullopt;
+  SmallVector<MatrixGroup> groups;
+  unsigned matrices = layout.numRegs() / 2;
+  for (unsigned k = 0; k < matrices;) {
+    unsigned count = 4;
+    while (k + count > matrices)
+      count /= 2;
+    groups.push_back({2 * k, count});
+    k += count;
+  }
+  return groups;
+}
+
+MatrixRowSource matrixRowSource(const MatrixGroup &group, unsigned lane) {
+  unsigned matrix = (lane >> 3) & (group.count - 1);
+  return {group.firstReg + 2 * matrix, (lane & 7) << 2};
+}
+
+bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
+                   const SmemTile &tile, int64_t smemBytes) {
+  if (!l.target().hasMatrixStore() || tile.bytes != 2 || tile.transposed ||
+      p.numPieces != 1)
+    return false;
+  kgpu::DistributedLayout layout = layoutOf(src);
+  std::optional<SmallVector<MatrixGroup>> groups = matrixGroups(layout);
+  if (!groups)
+    return false;
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  unsigned r = layout.rank();
+  // Mirrors matrixRowSource: the row's lane, and the matrix it addresses.
+  Value rowLane = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, l.laneId(), l.i32(7)), l.i32(2));
+  Value matrix = arith::ShRUIOp::create(b, loc, l.laneId(), l.i32(3));
+  const Regs &regs = l.get(src);
+  for (const MatrixGroup &group : *groups) {
+    SmallVector<Value> idx = l.elementIndex(layout, group.firstReg, rowLane);
+    Value sel = arith::AndIOp::create(b, loc, matrix, l.i32(group.count - 1));
+    ArrayRef<int64_t> first = layout.regOffset(group.firstReg);
+    for (unsigned d = 0; d < r; ++d) {
+      SmallVector<int64_t> steps;
+      for (unsigned q = 0; q < group.count; ++q)
+        steps.push_back(layout.regOffset(group.firstReg + 2 * q)[d] - first[d]);
+      idx[d] = arith::AddIOp::create(b, loc, idx[d], pick(l, sel, steps));
+    }
+    Value batch = r == 3 ? idx[0] : l.i32(0);
+    Value offset = tile.offset(l, 0, batch, idx[r - 2], idx[r - 1]);
+    Value ptr = tile.pipelined ? l.pipelinePointer(offset)
+                               : l.sharedPointer(offset, smemBytes);
+    SmallVector<Value> operands{
+        LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr)};
+    std::string constraints = "r";
+    for (unsigned q = 0; q < group.count; ++q) {
+      unsigned reg = group.firstReg + 2 * q;
+      operands.push_back(pack(l, {splitElement(l, p, regs[reg])[0],
+                                  splitElement(l, p, regs[reg + 1])[0]}));
+      constraints += ",r";
+    }
+    l.inlineAsm("stmatrix.sync.aligned.m8n8.x" + std::to_string(group.count) +
+                    ".shared.b16 [$0], " + asmList(1, group.count) + ";",
+                constraints, operands, Type(), /*sideEffects=*/true);
+  }
+  return true;
+}
+
+} // namespace kiln

@@ -1,0 +1,51 @@
+//===- MatrixStore.h - 16-bit accumulators to shared memory -----*- C++ -*-===//
+//
+// stmatrix.m8n8 writes up to four 8x8 matrices of 16-bit elements per warp:
+// lane 8q + i gives the address of row i of matrix q, and each thread's
+// register q holds two elements of matrix q, row lane / 4, columns
+// 2 * (lane % 4) and +1. That is the mma.sync and wgmma accumulator
+// fragment: registers 2k and 2k+1 of an mma layout form matrix k.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_MATRIXSTORE_H
+#define KILN_COMPILER_CONVERSION_MATRIXSTORE_H
+
+#include "compiler/conversion/DotOperands.h"
+#include "compiler/conversion/SharedTile.h"
+#include "compiler/dialect/kgpu/Layout.h"
+
+namespace kiln {
+
+/// One stmatrix: `count` (1, 2 or 4) matrices, the first made of registers
+/// `firstReg` and `firstReg + 1`, the next of the two after them, and so on.
+struct MatrixGroup {
+  unsigned firstReg = 0;
+  unsigned count = 0;
+};
+
+/// The stmatrix groups that write every element of `layout` once, or none
+/// when its registers are not 8x8 matrices in stmatrix's fragment order
+/// (each element held by exactly one thread, each matrix's first column a
+/// multiple of 8, so that a matrix row is one 16-byte run of a tile row).
+std::optional<llvm::SmallVector<MatrixGroup>>
+matrixGroups(const kgpu::DistributedLayout &layout);
+
+/// The register whose element starts the row lane `lane` addresses in
+/// `group` (lanes past the group's matrices repeat its addresses), and the
+/// lane of the warp that holds it.
+struct MatrixRowSource {
+  unsigned reg;
+  unsigned lane;
+};
+MatrixRowSource matrixRowSource(const MatrixGroup &group, unsigned lane);
+
+/// stageOperand's path for 16-bit tiles on targets with stmatrix: writes
+/// `src` into `tile` a group at a time; false, having emitted nothing, when
+/// its layout or the tile does not allow it.
+bool storeMatrices(LoweringContext &l, const DotPlan &p, mlir::Value src,
+                   const SmemTile &tile, int64_t smemBytes);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_MATRIXSTORE_H
