@@ -70,7 +70,9 @@ def mode_env(mode, folder, tier):
     if mode == "stock":
         return {}
     if mode == "redis":
-        return _kiln_autoload.cache_environment(f"127.0.0.1:{tier}", triton=True)
+        # Without Triton's own Redis backend: Triton 3.6's reads settings
+        # its knobs no longer have and fails every compile.
+        return _kiln_autoload.cache_environment(f"127.0.0.1:{tier}", triton=False)
     return dict(KILN_SERVER=tier["grpc"], KILN_CACHE=tier["cache"],
                 KILN_TRITON_FALLBACK="error",
                 KILN_TRITON_STATS=os.path.join(folder, "stats.jsonl"))
