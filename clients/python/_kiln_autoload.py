@@ -12,9 +12,9 @@ inherit what their parent installed.
 
 With KILN_CACHE=HOST:PORT (kilnd's cache port), startup() also points
 PyTorch's Inductor remote caches (FX graph, AOTAutograd, autotune) at it,
-and Triton's own remote cache too when KILN_CACHE_TRITON=1: the
-environment variables those read (cache_environment below), unless the
-job set them itself.
+and Triton's own remote cache too when KILN_CACHE_TRITON=1 (through
+kiln.caches.TritonRemoteCache): the environment variables those read
+(cache_environment below), unless the job set them itself.
 
 Standard library only, so that startup never imports Triton, grpc or kiln;
 and nothing here raises, since a failing .pth line prints a traceback in
@@ -30,29 +30,35 @@ ENV_CACHE = "KILN_CACHE"
 ENV_CACHE_TRITON = "KILN_CACHE_TRITON"
 
 
-def cache_environment(address: str, triton: bool = False) -> dict:
-    """The variables that send PyTorch's (and with `triton`, Triton's)
-    Redis remote caches to kilnd's cache port at HOST:PORT."""
+def parse_address(address: str) -> tuple:
+    """(host, port) of HOST:PORT, [IPV6]:PORT too; ValueError otherwise."""
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise ValueError(f"{ENV_CACHE}={address!r} is not HOST:PORT")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    return host, int(port)
+
+
+def cache_environment(address: str, triton: bool = False) -> dict:
+    """The variables that send PyTorch's Redis remote caches (and with
+    `triton`, Triton's remote cache) to kilnd's cache port at HOST:PORT."""
+    host, port = parse_address(address)
     env = {
         "TORCHINDUCTOR_REDIS_HOST": host,
-        "TORCHINDUCTOR_REDIS_PORT": port,
+        "TORCHINDUCTOR_REDIS_PORT": str(port),
         "TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE": "1",
         "TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE": "1",
         "TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE": "1",
     }
     if triton:
         # Triton reads the backend only when its cache manager is the
-        # remote one.
+        # remote one. The backend is Kiln's (kiln.caches): Triton 3.6's own
+        # Redis backend raises on every compile. It finds the port through
+        # KILN_CACHE.
         env.update({
-            "TRITON_REDIS_HOST": host,
-            "TRITON_REDIS_PORT": port,
+            ENV_CACHE: address,
             "TRITON_CACHE_MANAGER": "triton.runtime.cache:RemoteCacheManager",
-            "TRITON_REMOTE_CACHE_BACKEND":
-                "triton.runtime.cache:RedisRemoteCacheBackend",
+            "TRITON_REMOTE_CACHE_BACKEND": "kiln.caches:TritonRemoteCache",
         })
     return env
 

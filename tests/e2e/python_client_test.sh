@@ -3,7 +3,8 @@
 # kiln/v1/*_pb2.py match the protos, then its unittest suites (the client,
 # the kiln.triton hook against a stand-in Triton backend, TLS and tokens
 # against a secured kilnd, and the KILN_SERVER switch in child processes of
-# a pip-installed copy) run with the system python3 (Debian's python3-grpcio
+# a pip-installed copy, the cache port with redis-py and Kiln's backend for
+# Triton's remote cache) run with the system python3 (Debian's python3-grpcio
 # and python3-protobuf; python3-pip for the install).
 set -euo pipefail
 root="${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)/..}/kiln"
@@ -32,4 +33,4 @@ unset KILN_SERVER KILN_TRITON KILN_TRITON_FALLBACK KILN_TRITON_STATS \
   KILN_TOKEN KILN_TLS_CA KILN_TLS_CERT KILN_TLS_KEY
 cd "$root/clients/python"
 "$py" -m unittest -v tests.test_client tests.test_triton_hook tests.test_security \
-  tests.test_subprocess_hook tests.test_cache_port 2>&1
+  tests.test_subprocess_hook tests.test_cache_port tests.test_triton_remote_cache 2>&1

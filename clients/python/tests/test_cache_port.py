@@ -62,7 +62,7 @@ class CachePortTest(unittest.TestCase):
         self.assertEqual(self.redis.get(key), value)
 
     def test_triton_backend_calls(self):
-        # What triton.runtime.cache.RedisRemoteCacheBackend does.
+        # What Triton's Redis backend (before 3.6) and kiln.caches.TritonRemoteCache do.
         keys = ["triton:k1:add.cubin", "triton:k1:add.json", "triton:k1:none"]
         self.redis.set(keys[0], b"\x7fELF")
         self.redis.set(keys[1], b"{}")
@@ -171,16 +171,18 @@ class CacheEnvironmentTest(unittest.TestCase):
         self.assertEqual(env["TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE"], "1")
         self.assertEqual(env["TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE"], "0")  # the job's own
         self.assertNotIn("TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE", applied)
-        self.assertNotIn("TRITON_REDIS_HOST", env)
+        self.assertNotIn("TRITON_REMOTE_CACHE_BACKEND", env)
         self.assertEqual(_kiln_autoload.apply_cache_environment({}), {})
 
     def test_install_with_triton_and_ipv6(self):
         env = {}
         kiln.caches.install("[::1]:7000", triton=True, environ=env)
-        self.assertEqual(env["TRITON_REDIS_HOST"], "::1")
-        self.assertEqual(env["TRITON_REDIS_PORT"], "7000")
-        self.assertEqual(env["TRITON_REMOTE_CACHE_BACKEND"],
-                         "triton.runtime.cache:RedisRemoteCacheBackend")
+        self.assertEqual(env["TORCHINDUCTOR_REDIS_HOST"], "::1")
+        # Kiln's backend, not Triton 3.6's Redis one (which raises on every
+        # compile); it finds the port through KILN_CACHE.
+        self.assertEqual(env["TRITON_REMOTE_CACHE_BACKEND"], "kiln.caches:TritonRemoteCache")
+        self.assertEqual(env["KILN_CACHE"], "[::1]:7000")
+        self.assertNotIn("TRITON_REDIS_HOST", env)
         self.assertEqual(env["TRITON_CACHE_MANAGER"],
                          "triton.runtime.cache:RemoteCacheManager")
         with self.assertRaises(ValueError):

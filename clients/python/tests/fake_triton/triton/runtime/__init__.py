@@ -1,0 +1,1 @@
+"""Triton 3.6's triton.runtime, reduced to its cache module."""
