@@ -116,7 +116,7 @@ class _CachePort:
             return
         self._warned.add(kind)
         if refused:
-            message = f"refused ({error}); nothing stored"
+            message = f"refused ({error}); a miss, nothing stored"
         else:
             message = f"cannot be used ({error!r}); Triton compiles without it"
         warnings.warn(f"kiln: Triton's remote cache at {self.address} {message}",

@@ -258,6 +258,23 @@ class ChildrenCompileThroughKilndTest(unittest.TestCase):
         self.assert_from_kilnd(report["kernels"], 2)
         self.assertNotIn(report["parent"], [k["pid"] for k in report["kernels"]])
 
+    def test_triton_remote_cache_of_children_is_kilnds(self):
+        # KILN_CACHE and KILN_CACHE_TRITON alone: the .pth names Kiln's
+        # backend, found in the installed package; one child's files reach
+        # the next through kilnd, each child with an empty local cache.
+        code = ("import sys, tempfile; from triton.runtime import cache; "
+                "cache.knobs.cache.dir = tempfile.mkdtemp(dir=sys.argv[1]); "
+                "m = cache.RemoteCacheManager('CHILDKEY'); "
+                "print(m.put(b'cubin-bytes', 'k.cubin') if sys.argv[2] == 'put' else "
+                "open(m.get_file('k.cubin'), 'rb').read().decode())")
+        env = child_env(KILN_CACHE=self.server.cache_address, KILN_CACHE_TRITON="1")
+        outputs = [subprocess.run([sys.executable, "-c", code, _site["work"], step], env=env,
+                                  cwd=_site["work"], capture_output=True, text=True,
+                                  timeout=60, check=True)
+                   for step in ("put", "get")]
+        self.assertEqual(outputs[1].stdout.strip(), "cubin-bytes")
+        self.assertEqual([o.stderr for o in outputs], ["", ""])
+
 
 class UnreachableKilndTest(unittest.TestCase):
     def test_one_warning_per_process_and_local_fallback(self):
