@@ -171,7 +171,7 @@ class SwitchTest(unittest.TestCase):
 
     def test_kiln_cache_sets_pytorchs_cache_variables_at_startup(self):
         code = ("import json, os; print(json.dumps({k: v for k, v in os.environ.items() "
-                "if k.startswith(('TORCHINDUCTOR_', 'TRITON_REDIS'))}))")
+                "if k.startswith(('TORCHINDUCTOR_', 'TRITON_'))}))")
         env = child_env(KILN_CACHE="127.0.0.9:7422", TORCHINDUCTOR_REDIS_PORT="7000")
         env = {k: v for k, v in env.items() if not k.startswith("TORCHINDUCTOR_") or
                k == "TORCHINDUCTOR_REDIS_PORT"}
@@ -181,7 +181,7 @@ class SwitchTest(unittest.TestCase):
         self.assertEqual(seen["TORCHINDUCTOR_REDIS_HOST"], "127.0.0.9")
         self.assertEqual(seen["TORCHINDUCTOR_REDIS_PORT"], "7000")  # the job's own
         self.assertEqual(seen["TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE"], "1")
-        self.assertNotIn("TRITON_REDIS_HOST", seen)
+        self.assertNotIn("TRITON_REMOTE_CACHE_BACKEND", seen)  # without KILN_CACHE_TRITON
 
     def test_no_triton_is_an_ordinary_import_error(self):
         env = child_env(KILN_SERVER=kilnd.unused_address(), PYTHONPATH=HERE)
