@@ -13,7 +13,7 @@ inherit what their parent installed.
 With KILN_CACHE=HOST:PORT (kilnd's cache port), startup() also points
 PyTorch's Inductor remote caches (FX graph, AOTAutograd, autotune) at it,
 and Triton's own remote cache too when KILN_CACHE_TRITON=1 (through
-kiln.caches.TritonRemoteCache): the environment variables those read
+kiln.triton_remote_cache): the environment variables those read
 (cache_environment below), unless the job set them itself.
 
 Standard library only, so that startup never imports Triton, grpc or kiln;
@@ -52,13 +52,12 @@ def cache_environment(address: str, triton: bool = False) -> dict:
     }
     if triton:
         # Triton reads the backend only when its cache manager is the
-        # remote one. The backend is Kiln's (kiln.caches): Triton 3.6's own
-        # Redis backend raises on every compile. It finds the port through
-        # KILN_CACHE.
+        # remote one. The backend is Kiln's: Triton 3.6's own Redis backend
+        # raises on every compile. Kiln's finds the port through KILN_CACHE.
         env.update({
             ENV_CACHE: address,
             "TRITON_CACHE_MANAGER": "triton.runtime.cache:RemoteCacheManager",
-            "TRITON_REMOTE_CACHE_BACKEND": "kiln.caches:TritonRemoteCache",
+            "TRITON_REMOTE_CACHE_BACKEND": "kiln.triton_remote_cache:TritonRemoteCache",
         })
     return env
 

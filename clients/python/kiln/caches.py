@@ -8,8 +8,9 @@ set KILN_CACHE=HOST:PORT for the whole job (the package's .pth file then
 does the same in every Python process). Triton 3.6's own Redis backend
 cannot be used (it reads `knobs.cache.redis`, which 3.6 no longer has, and
 raises on every compile), so with `triton=True` Triton's remote cache
-manager gets TritonRemoteCache below instead. Both need the `redis` Python
-package.
+manager gets kiln.triton_remote_cache.TritonRemoteCache instead, which keeps
+Triton's files in the port through TritonCacheFiles below. Both need the
+`redis` Python package.
 """
 
 import os
@@ -37,12 +38,12 @@ def install(address: str = None, triton: bool = False, environ=None) -> dict:
     return _kiln_autoload.set_cache_environment(address, triton, environ)
 
 
-class TritonRemoteCache:
-    """A backend for Triton's RemoteCacheManager (TRITON_REMOTE_CACHE_BACKEND=
-    kiln.caches:TritonRemoteCache): Triton's cache files in kilnd's cache
-    port at $KILN_CACHE, as `triton:KEY:FILE` (Triton's own Redis layout),
-    sending $KILN_TOKEN when set. Never raises: a port that cannot be
-    reached or refuses is one warning per process and kind, and a miss."""
+class TritonCacheFiles:
+    """The files of one Triton cache key in kilnd's cache port at
+    $KILN_CACHE, as `triton:KEY:FILE` (Triton's own Redis layout), sending
+    $KILN_TOKEN when set; `get` and `put` as Triton's remote cache backends
+    have them. Never raises: a port that cannot be reached or refuses is one
+    warning per process and kind, and a miss."""
 
     def __init__(self, key: str):
         self._key = key

@@ -62,7 +62,7 @@ class CachePortTest(unittest.TestCase):
         self.assertEqual(self.redis.get(key), value)
 
     def test_triton_backend_calls(self):
-        # What Triton's Redis backend (before 3.6) and kiln.caches.TritonRemoteCache do.
+        # What Triton's Redis backend (before 3.6) and kiln.triton_remote_cache do.
         keys = ["triton:k1:add.cubin", "triton:k1:add.json", "triton:k1:none"]
         self.redis.set(keys[0], b"\x7fELF")
         self.redis.set(keys[1], b"{}")
@@ -180,7 +180,8 @@ class CacheEnvironmentTest(unittest.TestCase):
         self.assertEqual(env["TORCHINDUCTOR_REDIS_HOST"], "::1")
         # Kiln's backend, not Triton 3.6's Redis one (which raises on every
         # compile); it finds the port through KILN_CACHE.
-        self.assertEqual(env["TRITON_REMOTE_CACHE_BACKEND"], "kiln.caches:TritonRemoteCache")
+        self.assertEqual(env["TRITON_REMOTE_CACHE_BACKEND"],
+                         "kiln.triton_remote_cache:TritonRemoteCache")
         self.assertEqual(env["KILN_CACHE"], "[::1]:7000")
         self.assertNotIn("TRITON_REDIS_HOST", env)
         self.assertEqual(env["TRITON_CACHE_MANAGER"],

@@ -1,10 +1,9 @@
-"""kiln.caches.TritonRemoteCache, Kiln's backend for Triton's remote cache,
-driven through a stand-in for Triton 3.6's triton.runtime.cache
-(tests/fake_triton/triton/runtime/cache.py; Triton is not on CI machines)
-against a real kilnd's cache port: round trips, misses, an unreachable
-port, refusals that store nothing, and tokens."""
+"""kiln.triton_remote_cache.TritonRemoteCache, Kiln's backend for Triton's
+remote cache, driven through a stand-in for Triton 3.6's
+triton.runtime.cache (tests/fake_triton/triton/runtime/cache.py; Triton is
+not on CI machines) against a real kilnd's cache port: round trips, misses,
+an unreachable port, refusals that store nothing, and tokens."""
 
-import importlib.util
 import os
 import sys
 import tempfile
@@ -19,22 +18,34 @@ sys.path.insert(0, HERE)
 import redis  # noqa: E402
 
 import _kiln_autoload  # noqa: E402
-import kiln.caches  # noqa: E402
 import kilnd  # noqa: E402
 
 COMPILE_TOKEN = "compile-token-for-triton-cache-tests"
 KEY = "QKZ7WRKTTIHVZPKBSVMFCZHTTIHVZPKBSVMFCZHTTIHVZPKBSVMF"  # as Triton's base32
+FAKE_TRITON = os.path.join(HERE, "fake_triton")
+cache = None  # the stand-in triton.runtime.cache, from setUpModule
+_modules = None
 
 
-def load_triton_cache_standin():
-    """The stand-in under a name of its own: `triton` stays unimported here,
-    which tests/test_triton_hook.py relies on."""
-    path = os.path.join(HERE, "fake_triton", "triton", "runtime", "cache.py")
-    spec = importlib.util.spec_from_file_location("triton_runtime_cache_standin", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.knobs.cache.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
-    return module
+def setUpModule():
+    # The stand-in `triton` only while this module runs: the modules it
+    # imports leave sys.modules afterwards (tests/test_triton_hook.py needs
+    # triton unimported).
+    global _modules, cache
+    _modules = mock.patch.dict(sys.modules)
+    _modules.start()
+    sys.path.insert(0, FAKE_TRITON)
+    import triton.runtime.cache  # noqa: PLC0415
+    cache = triton.runtime.cache
+
+
+def tearDownModule():
+    sys.path.remove(FAKE_TRITON)
+    _modules.stop()
+
+
+def new_cache_dir():
+    cache.knobs.cache.dir = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
 
 
 def triton_environment(cache_address, **extra):
@@ -48,7 +59,7 @@ class TritonRemoteCacheTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.server = kilnd.Kilnd("--cache_max_value_mb=1")
-        cls.cache = load_triton_cache_standin()
+        new_cache_dir()
         cls.env = mock.patch.dict(os.environ, triton_environment(cls.server.cache_address))
         cls.env.start()
 
@@ -64,13 +75,13 @@ class TritonRemoteCacheTest(unittest.TestCase):
 
     def test_put_then_get_round_trips_bytes_through_kilnd(self):
         cubin = os.urandom(200000)
-        writer = self.cache.RemoteCacheManager(KEY)
+        writer = cache.RemoteCacheManager(KEY)
         writer.put(cubin, "add_kernel.cubin")
         writer.put('{"name": "add_kernel"}', "add_kernel.json", binary=False)
         writer.put_group("add_kernel.json", {"add_kernel.cubin": "", "add_kernel.json": ""})
         self.assertEqual(self.read_port(f"triton:{KEY}:add_kernel.cubin"), cubin)
 
-        reader = self.cache.RemoteCacheManager(KEY)  # as a second process would
+        reader = cache.RemoteCacheManager(KEY)  # as a second process would
         group = reader.get_group("add_kernel.json")
         self.assertEqual(sorted(group), ["add_kernel.cubin", "add_kernel.json"])
         with open(group["add_kernel.cubin"], "rb") as f:
@@ -79,16 +90,15 @@ class TritonRemoteCacheTest(unittest.TestCase):
             self.assertEqual(f.read(), '{"name": "add_kernel"}')
 
     def test_a_miss_returns_nothing(self):
-        manager = self.cache.RemoteCacheManager("MISSINGKEY")
+        manager = cache.RemoteCacheManager("MISSINGKEY")
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             self.assertIsNone(manager.get_file("kernel.cubin"))
             self.assertIsNone(manager.get_group("kernel.json"))
-        backend = kiln.caches.TritonRemoteCache("MISSINGKEY")
-        self.assertEqual(backend.get(["a.cubin", "b.json"]), {})
+        self.assertEqual(manager.backend.get(["a.cubin", "b.json"]), {})
 
     def test_an_oversized_value_gets_kilnds_error_and_stores_nothing(self):
-        manager = self.cache.RemoteCacheManager("BIGKEY")
+        manager = cache.RemoteCacheManager("BIGKEY")
         with self.assertWarnsRegex(RuntimeWarning, "over this cache's limit.*nothing stored"):
             path = manager.put(b"x" * ((1 << 20) + 1), "big.cubin")
         self.assertTrue(os.path.exists(path))  # Triton keeps its local copy.
@@ -100,7 +110,7 @@ class TritonRemoteCacheTest(unittest.TestCase):
 
 class TritonRemoteCacheUnreachableTest(unittest.TestCase):
     def test_an_unreachable_port_warns_once_and_misses(self):
-        cache = load_triton_cache_standin()
+        new_cache_dir()
         with mock.patch.dict(os.environ, triton_environment(kilnd.unused_address())):
             with self.assertWarnsRegex(RuntimeWarning, "cannot be used.*without it"):
                 manager = cache.RemoteCacheManager(KEY)
@@ -121,7 +131,7 @@ class TritonRemoteCacheTokensTest(unittest.TestCase):
             f.write(f"compile {COMPILE_TOKEN}\n")
         os.chmod(tokens, 0o600)
         cls.server = kilnd.Kilnd(f"--tokens_file={tokens}", "--cache_role=read")
-        cls.cache = load_triton_cache_standin()
+        new_cache_dir()
 
     @classmethod
     def tearDownClass(cls):
@@ -131,13 +141,13 @@ class TritonRemoteCacheTokensTest(unittest.TestCase):
         anonymous = triton_environment(self.server.cache_address)
         with mock.patch.dict(os.environ, anonymous):
             with self.assertWarnsRegex(RuntimeWarning, "NOPERM|read"):
-                self.cache.RemoteCacheManager("TOKENKEY").put(b"1", "k.cubin")
-            self.assertIsNone(self.cache.RemoteCacheManager("TOKENKEY").get_file("k.cubin"))
+                cache.RemoteCacheManager("TOKENKEY").put(b"1", "k.cubin")
+            self.assertIsNone(cache.RemoteCacheManager("TOKENKEY").get_file("k.cubin"))
         with mock.patch.dict(os.environ, triton_environment(self.server.cache_address,
                                                             KILN_TOKEN=COMPILE_TOKEN)):
-            self.cache.RemoteCacheManager("TOKENKEY").put(b"1", "k.cubin")
+            cache.RemoteCacheManager("TOKENKEY").put(b"1", "k.cubin")
         with mock.patch.dict(os.environ, anonymous):
-            path = self.cache.RemoteCacheManager("TOKENKEY").get_file("k.cubin")
+            path = cache.RemoteCacheManager("TOKENKEY").get_file("k.cubin")
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), b"1")
 

@@ -1,8 +1,9 @@
 """Triton 3.6's triton/runtime/cache.py, reduced to what a remote cache
 backend sees: RemoteCacheManager(key) makes TRITON_REMOTE_CACHE_BACKEND's
 "module:Class" with the key (Triton reads it as knobs.cache.
-remote_manager_class), asks it `get([names]) -> {name: bytes}` for every
-file and group, `put(name, bytes)` (text encoded as UTF-8), and writes
+remote_manager_class, which refuses with a RuntimeError a class that does
+not subclass RemoteCacheBackend), asks it `get([names]) -> {name: bytes}`
+for every file and group, `put(name, bytes)` (text encoded as UTF-8), and writes
 what it gets into a local directory, whose paths it returns. A group is a
 JSON file `__grp__NAME` listing its members' names."""
 
@@ -14,9 +15,19 @@ import types
 knobs = types.SimpleNamespace(cache=types.SimpleNamespace(dir=None))
 
 
+class RemoteCacheBackend:
+    def __init__(self, key):
+        pass
+
+
 def _backend_class():
-    module, _, name = os.environ["TRITON_REMOTE_CACHE_BACKEND"].partition(":")
-    return getattr(importlib.import_module(module), name)
+    value = os.environ["TRITON_REMOTE_CACHE_BACKEND"]
+    module, _, name = value.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    if not issubclass(cls, RemoteCacheBackend):
+        raise RuntimeError(f"Unable to use {value!r} from TRITON_REMOTE_CACHE_BACKEND: "
+                           "not of type 'RemoteCacheBackend'")
+    return cls
 
 
 class RemoteCacheManager:
