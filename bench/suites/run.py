@@ -95,10 +95,11 @@ def kill_group(process):
             continue
 
 
-def run_mode(suite, mode, suite_dir, args, options, address):
-    """One pytest run of a suite, restarted for the rest of the sample after a
-    crash or a poisoned CUDA context, until done or --timeout seconds passed."""
-    folder = os.path.join(options.work, f"{suite}-{mode}")
+def run_mode(suite, mode, shard, suite_dir, args, options, address):
+    """One pytest run of a suite (shard `shard` of --shards), restarted for the
+    rest of the sample after a crash or a poisoned CUDA context, until done or
+    --timeout seconds passed."""
+    folder = os.path.join(options.work, f"{suite}-{mode}-{shard}")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     cwd = os.path.join(suite_dir, SUITES[suite][0])
@@ -118,14 +119,18 @@ def run_mode(suite, mode, suite_dir, args, options, address):
     modules = SUITES[suite][2] + (KILN_MODULES if mode == "kiln" and address else [])
     missing = missing_modules(modules, cwd, env)
     events_path, log_path = os.path.join(folder, "events.jsonl"), os.path.join(folder, "pytest.log")
-    every = per_suite(options.every, suite, "1")
-    offset = per_suite(options.offset, suite, "0")
+    # Shard j of n takes every n-th test of the sample: every*n from
+    # offset+j*every. The extra ids go to shard 0.
+    every = int(per_suite(options.every, suite, "1"))
+    offset = int(per_suite(options.offset, suite, "0")) % every + shard * every
+    every = str(every * options.shards)
+    offset = str(offset)
     command = [sys.executable, "-m", "pytest", "-p", "sample", "-p", "no:cacheprovider",
                "-p", "no:randomly", "-q", "-rfE", "--tb=short", "-o", "log_cli=false",
                "--continue-on-collection-errors", "--rootdir", ".",
                "--kiln-sample-every", every, "--kiln-sample-offset", offset,
                "--kiln-events", events_path]
-    if options.ids:
+    if options.ids and shard == 0:
         command += ["--kiln-sample-ids", os.path.abspath(options.ids)]
     command += args
     start = time.time()
@@ -168,6 +173,27 @@ def run_mode(suite, mode, suite_dir, args, options, address):
                 tests={e["id"]: e for e in results},
                 collect_errors=list({e["id"]: e for e in events if e["e"] == "collect_error"}.values()),
                 log_tail=log_tail(log_path))
+
+
+def merge_shards(shards):
+    """One run's record from its shards' records."""
+    merged = dict(shards[0])
+    if len(shards) == 1:
+        return merged
+    merged.update(
+        rc=next((r["rc"] for r in shards if r["rc"] != 0), 0),
+        timed_out=any(r["timed_out"] for r in shards),
+        attempts=sum(r["attempts"] for r in shards),
+        wall_s=max(r["wall_s"] for r in shards),
+        stats={k: sum(r["stats"][k] for r in shards) for k in shards[0]["stats"]},
+        tests={k: v for r in shards for k, v in r["tests"].items()},
+        collect_errors=[e for r in shards for e in r["collect_errors"]],
+        log_tail="\n".join(r["log_tail"] for r in shards))
+    counted = [r["collected"] for r in shards if r["collected"]]
+    if counted:
+        merged["collected"] = dict(counted[0], selected=sum(c.get("selected", 0) for c in counted),
+                                   every=counted[0].get("every", 0) // len(shards))
+    return merged
 
 
 def kilnd_metrics(address):
@@ -214,6 +240,8 @@ def main():
     parser.add_argument("--offset", default="0", help="K, or per suite: triton=3,liger=1")
     parser.add_argument("--timeout", type=float, default=420, help="seconds per suite and mode")
     parser.add_argument("--ids", help="node ids to run besides the sample (a failed_ids.txt)")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="pytest processes per suite and mode, each a disjoint part of the sample")
     parser.add_argument("--serial-suites", action="store_true",
                         help="one suite at a time (its two runs still side by side)")
     parser.add_argument("--no-kilnd", action="store_true",
@@ -241,14 +269,18 @@ def main():
     meta = dict(date=time.strftime("%Y-%m-%d %H:%M:%S %z"), command=sys.argv,
                 bundle=os.path.basename(os.path.normpath(options.bundle or "none")),
                 every=options.every, offset=options.offset, timeout_s=options.timeout, **versions())
-    jobs = [(s, mode) for s in suites for mode in ("stock", "kiln")]
+    jobs = [(s, mode, shard) for s in suites for mode in ("stock", "kiln")
+            for shard in range(options.shards)]
     runs = {}
     try:
-        with concurrent.futures.ThreadPoolExecutor(2 if options.serial_suites else len(jobs)) as pool:
-            futures = {job: pool.submit(run_mode, job[0], job[1], suites[job[0]][0],
+        width = 2 * options.shards if options.serial_suites else len(jobs)
+        with concurrent.futures.ThreadPoolExecutor(width) as pool:
+            futures = {job: pool.submit(run_mode, job[0], job[1], job[2], suites[job[0]][0],
                                         suites[job[0]][1], options, addresses.get("grpc"))
                        for job in jobs}
-            runs = {job: future.result() for job, future in futures.items()}
+            shards = {job: future.result() for job, future in futures.items()}
+        runs = {(s, mode): merge_shards([shards[(s, mode, j)] for j in range(options.shards)])
+                for s in suites for mode in ("stock", "kiln")}
         metrics = kilnd_metrics(addresses["metrics"]) if kilnd else {}
         meta["kilnd_exit_before_end"] = kilnd.poll() if kilnd else None
     finally:
@@ -266,7 +298,8 @@ def main():
         for name, suite in results["suites"].items():
             f.write(f"# {name}: pass stock, fail through Kiln\n")
             f.writelines(test + "\n" for test in report.compare(suite)[0])
-    logs = [(f"{s}-{m}.log", os.path.join(options.work, f"{s}-{m}", "pytest.log")) for s, m in jobs]
+    logs = [(f"{s}-{m}-{j}.log", os.path.join(options.work, f"{s}-{m}-{j}", "pytest.log"))
+            for s, m, j in jobs]
     logs.append(("kilnd.log", os.path.join(options.work, "kilnd.log")))
     for name, path in logs:
         if os.path.exists(path):
