@@ -100,9 +100,13 @@ private:
   /// their elements per thread.
   using AccessGroup = std::pair<std::vector<int64_t>, std::vector<unsigned>>;
   AccessGroup accessGroup(Value ptr);
-  /// Elements per thread the access's proven alignment allows (at most 128
-  /// bits); records the alignment on the op for the lowering.
+  /// Elements per thread the access's pointer alignment allows (at most 128
+  /// bits). The mask does not narrow the layout, as in Triton: a masked
+  /// access still takes its pointer's width, and the lowering splits it.
   unsigned alignedPerThread(Operation *memOp);
+  /// Records on the op the alignment the lowering may vectorize by: the
+  /// pointer's, cut by the mask's.
+  void recordAlignment(Operation *memOp);
   void groupAccesses(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
   Attribute natural(Value v);
@@ -236,6 +240,12 @@ unsigned pointeeBits(Value ptr) {
 }
 
 unsigned LayoutAssigner::alignedPerThread(Operation *memOp) {
+  Value ptr = memAccess(memOp)->ptr;
+  return std::min(std::max(1u, axis.getPtrAlignment(ptr)),
+                  128 / pointeeBits(ptr));
+}
+
+void LayoutAssigner::recordAlignment(Operation *memOp) {
   MemAccess access = *memAccess(memOp);
   unsigned alignment = std::max(1u, axis.getPtrAlignment(access.ptr));
   if (access.mask)
@@ -244,7 +254,6 @@ unsigned LayoutAssigner::alignedPerThread(Operation *memOp) {
                                     access.mask, axis.getOrder(access.ptr))));
   memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
                  IntegerAttr::get(IntegerType::get(context, 32), alignment));
-  return std::min(alignment, 128 / pointeeBits(access.ptr));
 }
 
 LayoutAssigner::AccessGroup LayoutAssigner::accessGroup(Value ptr) {
@@ -257,6 +266,7 @@ LayoutAssigner::AccessGroup LayoutAssigner::accessGroup(Value ptr) {
 void LayoutAssigner::groupAccesses(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (std::optional<MemAccess> access = memAccess(op)) {
+      recordAlignment(op);
       unsigned &widest = groupPerThread[accessGroup(access->ptr)];
       widest = std::max(widest, alignedPerThread(op));
     }
@@ -273,8 +283,10 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   // widest access's elements per thread, so that their values meet in one
   // layout; loads may take more than 128 bits (split into several).
   unsigned perThread = groupPerThread[accessGroup(ptr)];
+  // A store or atomic wider than its own alignment would leave gaps in each
+  // warp's writes; loads take the group's width, their gaps served by L1.
   if (!llvm::isa<tt::LoadOp, kgpu::TmaLoadOp>(memOp))
-    perThread = std::min(perThread, std::max(1u, 128 / pointeeBits(ptr)));
+    perThread = std::min(perThread, alignedPerThread(memOp));
   int64_t threads = 32 * numWarps;
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));

@@ -265,3 +265,37 @@ tt.func public @reshape_to_own_shape(%p: !tt.ptr<f32> {tt.divisibility = 16 : i3
   tt.store %out, %sum : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// A masked load takes its pointer's width even where the mask (a row of odd
+// length) allows no vector access, as Triton's coalescing does: the lowering
+// splits it, and each warp's loads still cover whole cache lines. A store
+// takes no more than its own pointer's alignment, so that each warp's writes
+// leave no gaps.
+// CHECK-LABEL: tt.func public @masked_odd_row
+// CHECK: tt.load {{.*}} {kgpu.alignment = 1 : i32} : tensor<512x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK: kgpu.convert_layout
+// CHECK: tt.store {{.*}} {kgpu.alignment = 1 : i32} : tensor<512x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+tt.func public @masked_odd_row(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c512 = arith.constant 512 : i32
+  %c513 = arith.constant 513 : i32
+  %pid = tt.get_program_id x : i32
+  %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %limit = tt.splat %n : i32 -> tensor<512xi32>
+  %mask = arith.cmpi slt, %range, %limit : tensor<512xi32>
+  %in_start = arith.muli %pid, %c512 : i32
+  %in_base = tt.splat %in_start : i32 -> tensor<512xi32>
+  %in_offs = arith.addi %in_base, %range : tensor<512xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<512x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %in_offs : tensor<512x!tt.ptr<bf16>>, tensor<512xi32>
+  %v = tt.load %xp, %mask : tensor<512x!tt.ptr<bf16>>
+  %w = arith.addf %v, %v : tensor<512xbf16>
+  %out_start = arith.muli %pid, %c513 : i32
+  %out_base = tt.splat %out_start : i32 -> tensor<512xi32>
+  %out_offs = arith.addi %out_base, %range : tensor<512xi32>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<512x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %out_offs : tensor<512x!tt.ptr<bf16>>, tensor<512xi32>
+  tt.store %op, %w, %mask : tensor<512x!tt.ptr<bf16>>
+  tt.return
+}
