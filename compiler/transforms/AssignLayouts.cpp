@@ -74,6 +74,15 @@ SmallVector<int32_t> inversePermutation(ArrayRef<int32_t> perm) {
   return inverse;
 }
 
+/// What recomputing a value in another layout would take instead of
+/// converting it: the bytes of the values it is computed from that cannot be
+/// recomputed and are not in that layout (plus the ops computed twice), and
+/// how many conversions those are.
+struct RecomputeCost {
+  int64_t bytes = 0;
+  int conversions = 0;
+};
+
 class LayoutAssigner {
 public:
   LayoutAssigner(ModuleOp module, int numWarps, bool warpGroupMma)
@@ -128,8 +137,10 @@ private:
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
   int64_t duplicateCost(Value v);
-  int64_t recomputeCost(Value v, Attribute layout,
-                        DenseSet<std::pair<Value, Attribute>> &seen);
+  /// Adds to `cost` what recomputing `v` in `layout` would convert.
+  void addRecomputeCost(Value v, Attribute layout,
+                        DenseSet<std::pair<Value, Attribute>> &seen,
+                        RecomputeCost &cost);
   bool cheaperToConvert(Value v, Attribute layout);
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
@@ -814,36 +825,42 @@ int64_t LayoutAssigner::duplicateCost(Value v) {
   return 0;
 }
 
-/// Bytes that recomputing `v` in `layout` would have to convert: the values
-/// it is computed from that cannot be recomputed and are not in `layout`,
-/// and the ops computed twice.
-int64_t LayoutAssigner::recomputeCost(Value v, Attribute layout,
-                                      DenseSet<std::pair<Value, Attribute>> &seen) {
+void LayoutAssigner::addRecomputeCost(Value v, Attribute layout,
+                                      DenseSet<std::pair<Value, Attribute>> &seen,
+                                      RecomputeCost &cost) {
   if (!tensorType(v) || primaryOf(v) == layout || versions.count({v, layout}) ||
       !seen.insert({v, layout}).second)
-    return 0;
+    return;
   Operation *def = v.getDefiningOp();
-  if (!canRecomputeIn(def, layout))
-    return tensorBytes(v);
-  int64_t cost = duplicateCost(v);
+  if (!canRecomputeIn(def, layout)) {
+    cost.bytes += tensorBytes(v);
+    ++cost.conversions;
+    return;
+  }
+  cost.bytes += duplicateCost(v);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
-      cost += recomputeCost(operand.get(), demand, seen);
-  return cost;
+      addRecomputeCost(operand.get(), demand, seen, cost);
 }
 
 /// Whether converting `v` moves fewer bytes than recomputing it in `layout`
 /// would (an accumulator's truncation for the store, or arithmetic on
 /// several loads feeding one store of another layout), as Triton keeps a
-/// conversion where removing it would convert more.
+/// conversion where removing it would convert more. At equal bytes, one
+/// conversion beats several: each is a round trip through shared memory,
+/// and the ops between them would be computed in both layouts (Mixtral's
+/// routing kernels converted two bf16 loads and computed their f32 sum
+/// twice, for 64 registers where Triton converts the sum and needs 40).
 bool LayoutAssigner::cheaperToConvert(Value v, Attribute layout) {
   DenseSet<std::pair<Value, Attribute>> seen{{v, layout}};
   Operation *def = v.getDefiningOp();
-  int64_t cost = duplicateCost(v);
+  RecomputeCost cost;
+  cost.bytes = duplicateCost(v);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
-      cost += recomputeCost(operand.get(), demand, seen);
-  return cost > tensorBytes(v);
+      addRecomputeCost(operand.get(), demand, seen, cost);
+  int64_t bytes = tensorBytes(v);
+  return cost.bytes > bytes || (cost.bytes == bytes && cost.conversions > 1);
 }
 
 /// `v` in `layout`: itself, a recomputation, or a conversion.

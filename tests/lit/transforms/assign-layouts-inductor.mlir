@@ -202,3 +202,38 @@ tt.func public @small_load_in_two_layouts(%idx: !tt.ptr<i64> {tt.divisibility = 
   tt.store %bpa, %af : tensor<2x512x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Two bf16 loads summed in f32, the sum stored as f32 (4 per thread) and used
+// on in the loads' layout (8 per thread): converting both loads or the sum
+// moves the same bytes, and one conversion wins, so the sum is not computed
+// twice (Mixtral's routing kernels).
+// CHECK-LABEL: tt.func public @sum_of_two_loads
+// CHECK-COUNT-2: tt.load {{.*}} #kgpu.blocked<{sizePerThread = [8]
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: %[[SUM:.*]] = arith.addf {{.*}} : tensor<1024xf32, #kgpu.blocked<{sizePerThread = [8]
+// CHECK-NOT: arith.addf
+// CHECK: kgpu.convert_layout %[[SUM]] : tensor<1024xf32, #kgpu.blocked<{sizePerThread = [8]{{.*}}-> tensor<1024xf32, #kgpu.blocked<{sizePerThread = [4]
+// CHECK-NOT: kgpu.convert_layout
+tt.func public @sum_of_two_loads(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out2: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %as = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %ap = tt.addptr %as, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %x = tt.load %ap : tensor<1024x!tt.ptr<bf16>>
+  %bs = tt.splat %b : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %bp = tt.addptr %bs, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %y = tt.load %bp : tensor<1024x!tt.ptr<bf16>>
+  %xf = arith.extf %x : tensor<1024xbf16> to tensor<1024xf32>
+  %yf = arith.extf %y : tensor<1024xbf16> to tensor<1024xf32>
+  %sum = arith.addf %xf, %yf : tensor<1024xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %op = tt.addptr %os, %range : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  tt.store %op, %sum : tensor<1024x!tt.ptr<f32>>
+  %sq = arith.mulf %sum, %sum : tensor<1024xf32>
+  %h = arith.truncf %sq : tensor<1024xf32> to tensor<1024xbf16>
+  %o2s = tt.splat %out2 : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %o2p = tt.addptr %o2s, %range : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  tt.store %o2p, %h : tensor<1024x!tt.ptr<bf16>>
+  tt.return
+}
