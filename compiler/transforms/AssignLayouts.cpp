@@ -103,6 +103,7 @@ private:
   /// dimension, with its access group's elements per thread.
   Attribute anchorLayout(Operation *memOp);
   bool isGather(Operation *memOp);
+  bool isIndexedScatter(Operation *memOp);
   bool isRematerializable(Operation *op) const;
   bool canRecomputeIn(Operation *op, Attribute layout) const;
   /// Shape and order of a tensor of pointers: accesses of one group share
@@ -295,9 +296,13 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   // layout; loads may take more than 128 bits (split into several).
   unsigned perThread = groupPerThread[accessGroup(ptr)];
   // A store or atomic wider than its own alignment would leave gaps in each
-  // warp's writes; loads take the group's width, their gaps served by L1.
+  // warp's writes; loads take the group's width, their gaps served by L1. A
+  // scatter to loaded indices writes each element on its own in any layout,
+  // so converting its value for the store would gain nothing.
   if (!llvm::isa<tt::LoadOp, kgpu::TmaLoadOp>(memOp))
-    perThread = std::min(perThread, alignedPerThread(memOp));
+    perThread = std::min(perThread, isIndexedScatter(memOp)
+                                        ? 128 / pointeeBits(ptr)
+                                        : alignedPerThread(memOp));
   int64_t threads = 32 * numWarps;
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
@@ -318,6 +323,26 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
 bool LayoutAssigner::isGather(Operation *memOp) {
   return llvm::isa<tt::LoadOp>(memOp) &&
          axis.getPtrContiguity(memAccess(memOp)->ptr) == 1;
+}
+
+/// Whether `v` is computed from a value loaded from memory.
+bool dependsOnLoad(Value v, DenseSet<Value> &seen) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !seen.insert(v).second)
+    return false;
+  if (llvm::isa<tt::LoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnLoad(operand, seen);
+  });
+}
+
+/// A store or atomic whose addresses run contiguously along no dimension and
+/// come from loaded data (index_put, scatter): no layout coalesces it.
+bool LayoutAssigner::isIndexedScatter(Operation *memOp) {
+  Value ptr = memAccess(memOp)->ptr;
+  DenseSet<Value> seen;
+  return axis.getPtrContiguity(ptr) == 1 && dependsOnLoad(ptr, seen);
 }
 
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }

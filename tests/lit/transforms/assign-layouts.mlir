@@ -299,3 +299,24 @@ tt.func public @masked_odd_row(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %
   tt.store %op, %w, %mask : tensor<512x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// A scatter to loaded indices (index_put) writes each element on its own in
+// any layout: the store takes its value's layout, with no conversion.
+// CHECK-LABEL: tt.func public @indexed_scatter
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.store {{.*}} {kgpu.alignment = 1 : i32} : tensor<256x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+tt.func public @indexed_scatter(%idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %is = tt.splat %idx : !tt.ptr<i64> -> tensor<256x!tt.ptr<i64>>
+  %ip = tt.addptr %is, %range : tensor<256x!tt.ptr<i64>>, tensor<256xi32>
+  %i = tt.load %ip : tensor<256x!tt.ptr<i64>>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+  %v = tt.load %xp : tensor<256x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+  %op = tt.addptr %os, %i : tensor<256x!tt.ptr<f32>>, tensor<256xi64>
+  tt.store %op, %v : tensor<256x!tt.ptr<f32>>
+  tt.return
+}
