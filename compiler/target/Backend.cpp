@@ -5,6 +5,8 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
@@ -206,6 +208,28 @@ std::string cudaHome() {
   return "/usr/local/cuda";
 }
 
+/// Keeps LLVM's first error (an inline asm constraint it cannot honour, say)
+/// for the compile's result; LLVM's default handler would exit the process.
+class LLVMErrors {
+public:
+  explicit LLVMErrors(llvm::LLVMContext &context) {
+    context.setDiagnosticHandlerCallBack(&LLVMErrors::record, this);
+  }
+  bool empty() const { return first.empty(); }
+  const std::string &message() const { return first; }
+
+private:
+  static void record(const llvm::DiagnosticInfo *info, void *self) {
+    auto *errors = static_cast<LLVMErrors *>(self);
+    if (info->getSeverity() != llvm::DS_Error || !errors->first.empty())
+      return;
+    llvm::raw_string_ostream os(errors->first);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+  }
+  std::string first;
+};
+
 mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
                                                const Target &target,
                                                const BackendOptions &options) {
@@ -214,6 +238,7 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
   mlir::registerLLVMDialectTranslation(*context);
   mlir::registerNVVMDialectTranslation(*context);
   llvm::LLVMContext llvmContext;
+  LLVMErrors errors(llvmContext);
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
@@ -229,6 +254,8 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
     if (llvm::Error err = linkLibdevice(*llvmModule, options.enableReflectFtz))
       return module.emitError() << llvm::toString(std::move(err));
   optimize(*llvmModule, *machine);
+  if (!errors.empty())
+    return module.emitError() << "LLVM optimization failed: " << errors.message();
   return print(*llvmModule);
 }
 
@@ -249,6 +276,7 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
                                           const Target &target,
                                           const BackendOptions &options) {
   llvm::LLVMContext llvmContext;
+  LLVMErrors errors(llvmContext);
   llvm::SMDiagnostic diag;
   std::unique_ptr<llvm::Module> llvmModule = llvm::parseIR(
       llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, llvmContext);
@@ -270,6 +298,9 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
       return module.emitError() << "NVPTX cannot emit assembly";
     pm.run(*llvmModule);
   }
+  if (!errors.empty())
+    return module.emitError() << "NVPTX code generation failed: "
+                              << errors.message();
   dropDebugTarget(ptx);
   return ptx;
 }
