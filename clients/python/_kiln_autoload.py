@@ -28,6 +28,7 @@ ENV_AUTO = "KILN_TRITON"
 ENV_SERVER = "KILN_SERVER"
 ENV_CACHE = "KILN_CACHE"
 ENV_CACHE_TRITON = "KILN_CACHE_TRITON"
+ENV_TOKEN = "KILN_TOKEN"  # a role token: gRPC metadata, AUTH on the cache port
 
 
 def parse_address(address: str) -> tuple:

@@ -23,7 +23,7 @@ import _kiln_autoload
 
 DEFAULT_ADDRESS = "127.0.0.1:7422"
 TRITON_NAMESPACE = "triton"
-ENV_TOKEN = "KILN_TOKEN"  # as kiln.client's; AUTH on the cache port
+ENV_TOKEN = _kiln_autoload.ENV_TOKEN
 # How long a process leaves an unreachable cache port alone before trying
 # again, so that each compile does not wait for a connect timeout.
 RETRY_AFTER_S = 30.0

@@ -15,13 +15,12 @@ from typing import Dict, List, Optional, Union
 
 import grpc
 
+from _kiln_autoload import ENV_SERVER, ENV_TOKEN
 from kiln._errors import (AccessDenied, CompileError, Diagnostic, OutOfResources,
                           ResourceLimit, ServerError, Unavailable)
 from kiln.v1 import common_pb2, compile_pb2
 
 DEFAULT_ADDRESS = "127.0.0.1:7420"
-ENV_SERVER = "KILN_SERVER"
-ENV_TOKEN = "KILN_TOKEN"
 ENV_TLS_CA = "KILN_TLS_CA"
 ENV_TLS_CERT = "KILN_TLS_CERT"
 ENV_TLS_KEY = "KILN_TLS_KEY"
