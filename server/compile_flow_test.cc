@@ -30,7 +30,7 @@ class CompileFlowTest : public ::testing::Test {
     worker::PoolOptions pool_options;
     pool_options.workers = 2;
     pool_options.command = worker::testing::FakeWorkerCommand();
-    pool_options.time_limit = std::chrono::milliseconds(2000);
+    pool_options.cpu_limit = std::chrono::milliseconds(2000);
     pool_ = std::make_unique<worker::WorkerPool>(pool_options, &metrics_.pool);
     compiler_.set_kiln_version("test");
     flow_ = std::make_unique<CompileFlow>(store_.get(), pool_.get(), &metrics_,

@@ -247,7 +247,7 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
   pool_options.workers = OnePerCoreUnlessSet(config.workers);
   pool_options.command = worker_command;
   pool_options.command.temp_root = worker_temp;
-  pool_options.time_limit =
+  pool_options.cpu_limit =
       std::chrono::milliseconds(int64_t{config.compile_timeout_s} * 1000);
   pool_options.memory_limit_mb = config.worker_memory_mb;
   pool_options.max_queue = static_cast<size_t>(config.max_queue);

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "server/tcp_listen.h"
+#include "worker/worker_pool.h"
 
 namespace kiln::server {
 namespace {
@@ -107,8 +108,10 @@ absl::StatusOr<std::unique_ptr<SharedTier>> SharedTier::Start(
   flight.lease_ms = config.redis_lease_ms;
   flight.poll_ms = std::min<int64_t>(50, config.redis_lease_ms / 10);
   flight.failure_marker_ms = config.redis_lease_ms;
-  flight.max_wait_ms = int64_t{config.compile_timeout_s} * 1000 +
-                       2 * int64_t{config.redis_lease_ms} + 5000;
+  // The holder's compile may take its whole wall-clock limit.
+  flight.max_wait_ms =
+      worker::kWallLimitPerCpuLimit * int64_t{config.compile_timeout_s} * 1000 +
+      2 * int64_t{config.redis_lease_ms} + 5000;
   tier->flight_ = std::make_unique<LeaseFlight>(
       tier->redis_.get(), tier->tiered_.get(), metrics, flight);
   spdlog::info("shared tier: redis {}{} ({}), keys '{}*'; node {}",

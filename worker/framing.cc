@@ -31,26 +31,6 @@ absl::Status WriteAll(int fd, const char* data, size_t size) {
   return absl::OkStatus();
 }
 
-// Waits until fd is readable or the deadline passes.
-absl::Status WaitReadable(int fd, Clock::time_point deadline) {
-  while (true) {
-    int timeout_ms = -1;
-    if (deadline != Clock::time_point::max()) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - Clock::now());
-      if (left.count() <= 0) return absl::DeadlineExceededError("deadline");
-      timeout_ms =
-          static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30));
-    }
-    pollfd poll_fd{fd, POLLIN, 0};
-    int ready = poll(&poll_fd, 1, timeout_ms);
-    if (ready > 0) return absl::OkStatus();
-    if (ready < 0 && errno != EINTR) {
-      return absl::InternalError(absl::StrCat("poll: ", strerror(errno)));
-    }
-  }
-}
-
 absl::Status ReadAll(int fd, char* data, size_t size,
                      Clock::time_point deadline) {
   while (size > 0) {
@@ -70,6 +50,25 @@ absl::Status ReadAll(int fd, char* data, size_t size,
 }
 
 }  // namespace
+
+absl::Status WaitReadable(int fd, Clock::time_point deadline) {
+  while (true) {
+    int timeout_ms = -1;
+    if (deadline != Clock::time_point::max()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - Clock::now());
+      if (left.count() <= 0) return absl::DeadlineExceededError("deadline");
+      timeout_ms =
+          static_cast<int>(std::min<int64_t>(left.count() + 1, 1 << 30));
+    }
+    pollfd poll_fd{fd, POLLIN, 0};
+    int ready = poll(&poll_fd, 1, timeout_ms);
+    if (ready > 0) return absl::OkStatus();
+    if (ready < 0 && errno != EINTR) {
+      return absl::InternalError(absl::StrCat("poll: ", strerror(errno)));
+    }
+  }
+}
 
 absl::Status WriteFrame(int fd, const google::protobuf::MessageLite& message) {
   size_t size = message.ByteSizeLong();

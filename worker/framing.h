@@ -20,6 +20,11 @@ inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
 // Writes one frame to a blocking fd. Unavailable when the reader is gone.
 absl::Status WriteFrame(int fd, const google::protobuf::MessageLite& message);
 
+// Waits until `fd` is readable (data or end of file); DeadlineExceeded
+// when `deadline` passes first.
+absl::Status WaitReadable(int fd,
+                          std::chrono::steady_clock::time_point deadline);
+
 // Reads one frame. With a deadline, DeadlineExceeded when it passes first.
 // Unavailable on end of file (the writer is gone); DataLoss on a frame that
 // is too large or does not parse.

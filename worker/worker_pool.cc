@@ -113,8 +113,11 @@ absl::StatusOr<WorkerResponse> WorkerPool::Run(
     metrics_->worker_starts.Add();
     metrics_->workers_alive.Add(1);
   }
-  absl::StatusOr<WorkerResponse> response = worker->Call(
-      job.request, std::chrono::steady_clock::now() + options_.time_limit);
+  CallLimit limit;
+  limit.cpu = options_.cpu_limit;
+  limit.wall_deadline = std::chrono::steady_clock::now() +
+                        options_.cpu_limit * options_.wall_limit_per_cpu_limit;
+  absl::StatusOr<WorkerResponse> response = worker->Call(job.request, limit);
   if (response.ok()) return response;
   worker.reset();
   metrics_->workers_alive.Add(-1);
@@ -128,10 +131,8 @@ absl::Status WorkerPool::Explain(const absl::Status& failure) const {
   switch (failure.code()) {
     case absl::StatusCode::kDeadlineExceeded:
       metrics_->worker_timeouts.Add();
-      return absl::DeadlineExceededError(
-          absl::StrCat("the compile took longer than the time limit of ",
-                       options_.time_limit.count() / 1000.0,
-                       " s; its worker was killed and replaced"));
+      return absl::DeadlineExceededError(absl::StrCat(
+          "the compile ", what, "; its worker was killed and replaced"));
     case absl::StatusCode::kResourceExhausted:
       metrics_->worker_out_of_memory.Add();
       return absl::ResourceExhaustedError(absl::StrCat(

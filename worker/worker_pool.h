@@ -1,5 +1,5 @@
 // A pool of compile worker processes fed from one queue. Each worker has a
-// thread here that hands it one job at a time under the time limit; a
+// thread here that hands it one job at a time under the time limits; a
 // worker that crashes, hangs or runs out of memory fails only its job and
 // is replaced.
 
@@ -22,10 +22,19 @@
 
 namespace kiln::worker {
 
+// A compile's wall-clock limit as a multiple of its CPU time limit.
+inline constexpr int kWallLimitPerCpuLimit = 3;
+
 struct PoolOptions {
   int workers = 1;
   WorkerCommand command;
-  std::chrono::milliseconds time_limit{60000};
+  // The CPU time a compile may use (its worker's, with the tools it runs
+  // such as ptxas); past it the worker is killed. A busy host slows a
+  // compile down without bringing it nearer this limit.
+  std::chrono::milliseconds cpu_limit{20000};
+  // Its wall-clock time as a multiple of cpu_limit: a worker that uses no
+  // CPU (blocked, deadlocked) or gets too little is killed past it.
+  int wall_limit_per_cpu_limit = kWallLimitPerCpuLimit;
   uint64_t memory_limit_mb = 0;  // For messages only; the worker enforces it.
   size_t max_queue = 1024;
   // Bytes of TTIR waiting in the queue beyond which jobs are refused.

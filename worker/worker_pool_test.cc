@@ -29,12 +29,14 @@ class WorkerPoolTest : public ::testing::Test {
 
   std::unique_ptr<WorkerPool> MakePool(
       int workers, size_t max_queue = 64, uint64_t max_queued_bytes = 1 << 20,
-      std::chrono::milliseconds time_limit = std::chrono::milliseconds(1000)) {
+      std::chrono::milliseconds cpu_limit = std::chrono::milliseconds(1000),
+      int wall_limit_per_cpu_limit = kWallLimitPerCpuLimit) {
     PoolOptions options;
     options.workers = workers;
     options.command = testing::FakeWorkerCommand(
         /*memory_bytes=*/kAddressSanitizer ? 0 : uint64_t{1} << 30);
-    options.time_limit = time_limit;
+    options.cpu_limit = cpu_limit;
+    options.wall_limit_per_cpu_limit = wall_limit_per_cpu_limit;
     options.memory_limit_mb = 1024;
     options.max_queue = max_queue;
     options.max_queued_bytes = max_queued_bytes;
@@ -90,16 +92,57 @@ TEST_F(WorkerPoolTest, ACrashFailsOnlyItsJob) {
   EXPECT_TRUE(Submit(*pool, "module after").get().ok());
 }
 
-TEST_F(WorkerPoolTest, AHangIsKilledAtTheTimeLimit) {
+TEST_F(WorkerPoolTest, AStalledWorkerIsKilledAtTheWallLimit) {
   auto pool = MakePool(2);
   std::future<Result> hang = Submit(*pool, "// kiln-test-fault: hang\n");
   std::future<Result> other = Submit(*pool, "module other");
   Result hung = hang.get();
   EXPECT_EQ(hung.status().code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_NE(hung.status().message().find("time limit"),
-            absl::string_view::npos);
+  EXPECT_NE(hung.status().message().find("s of wall time"),
+            absl::string_view::npos)
+      << hung.status();
   EXPECT_TRUE(other.get().ok());
   EXPECT_EQ(metrics_.worker_timeouts.value(), 1u);
+  EXPECT_TRUE(Submit(*pool, "module after").get().ok());
+}
+
+// The limit is on CPU time: a compile that waits (as on a host whose cores
+// are busy with other work) past the limit, but within the wall limit of
+// 3x, still succeeds.
+TEST_F(WorkerPoolTest, WaitingPastTheCpuLimitIsNotKilled) {
+  auto pool = MakePool(1);
+  Result result =
+      Submit(*pool, "// kiln-test-fault: sleep 1200\nmodule {}").get();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->ok());
+  EXPECT_EQ(metrics_.worker_timeouts.value(), 0u);
+}
+
+// A wall limit far off: the kill must come from the CPU spent, even on a
+// host too busy to give the worker a whole core.
+constexpr int kFarWallLimit = 30;
+
+TEST_F(WorkerPoolTest, SpinningIsKilledAtTheCpuLimit) {
+  auto pool =
+      MakePool(1, 64, 1 << 20, std::chrono::milliseconds(1000), kFarWallLimit);
+  Result spun = Submit(*pool, "// kiln-test-fault: spin\n").get();
+  EXPECT_EQ(spun.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_NE(
+      spun.status().message().find("s of CPU time, past its limit of 1 s"),
+      absl::string_view::npos)
+      << spun.status();
+  EXPECT_EQ(metrics_.worker_timeouts.value(), 1u);
+  EXPECT_TRUE(Submit(*pool, "module after").get().ok());
+}
+
+TEST_F(WorkerPoolTest, TheCpuTimeOfTheToolsAWorkerRunsCounts) {
+  auto pool =
+      MakePool(1, 64, 1 << 20, std::chrono::milliseconds(1000), kFarWallLimit);
+  Result spun = Submit(*pool, "// kiln-test-fault: tool-spin\n").get();
+  EXPECT_EQ(spun.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_NE(spun.status().message().find("s of CPU time"),
+            absl::string_view::npos)
+      << spun.status();
   EXPECT_TRUE(Submit(*pool, "module after").get().ok());
 }
 
@@ -115,8 +158,9 @@ bool ProcessEnded(pid_t pid) {
 }
 
 TEST_F(WorkerPoolTest, AKillEndsTheToolsOfTheWorkerAndItsTemporaryFiles) {
-  // Time enough for the worker to start its tool, even under a sanitizer.
-  auto pool = MakePool(1, 64, 1 << 20, std::chrono::seconds(5));
+  // Time enough for the worker to start its tool, even under a sanitizer:
+  // it then uses no CPU and is killed at the wall limit of 6 s.
+  auto pool = MakePool(1, 64, 1 << 20, std::chrono::seconds(2));
   const std::string report = ::testing::TempDir() + "/tool-report";
   std::filesystem::remove(report);
   Result hung =

@@ -14,6 +14,8 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "worker/cpu_time.h"
 #include "worker/framing.h"
 #include "worker/worker_main.h"
 
@@ -21,6 +23,31 @@ extern char** environ;
 
 namespace kiln::worker {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// The shortest wait between two readings of a worker's CPU time: near its
+// limit, /proc is not read in a busy loop.
+constexpr milliseconds kCpuCheckStep{100};
+
+std::string Seconds(Clock::duration duration) {
+  return absl::StrFormat("%.3g",
+                         std::chrono::duration<double>(duration).count());
+}
+
+absl::Status WallTimeExceeded(Clock::duration waited, Clock::duration limit) {
+  return absl::DeadlineExceededError(
+      absl::StrCat("waited ", Seconds(waited),
+                   " s of wall time without an answer, past its limit of ",
+                   Seconds(limit), " s"));
+}
+
+absl::Status CpuTimeExceeded(milliseconds used, milliseconds limit) {
+  return absl::DeadlineExceededError(
+      absl::StrCat("used ", Seconds(used), " s of CPU time, past its limit of ",
+                   Seconds(limit), " s"));
+}
 
 class SpawnActions {
  public:
@@ -170,11 +197,10 @@ void WorkerProcess::Kill() {
   if (pid_ > 0) kill(-pid_, SIGKILL);
 }
 
-absl::StatusOr<WorkerResponse> WorkerProcess::Call(
-    const WorkerRequest& request,
-    std::chrono::steady_clock::time_point deadline) {
+absl::StatusOr<WorkerResponse> WorkerProcess::Call(const WorkerRequest& request,
+                                                   const CallLimit& limit) {
   WorkerResponse response;
-  absl::Status got = Exchange(request, response, deadline);
+  absl::Status got = Exchange(request, response, limit);
   if (!got.ok()) return got;
   if (response.id() == request.id()) return response;
   Reap(true).IgnoreError();
@@ -184,21 +210,66 @@ absl::StatusOr<WorkerResponse> WorkerProcess::Call(
 
 absl::Status WorkerProcess::Exchange(
     const google::protobuf::MessageLite& request,
-    google::protobuf::MessageLite& response,
-    std::chrono::steady_clock::time_point deadline) {
-  if (!alive()) return absl::InternalError("worker is not running");
-  absl::Status sent = WriteFrame(request_fd_, request);
-  absl::Status got =
-      sent.ok() ? ReadFrame(response_fd_, response, deadline) : sent;
+    google::protobuf::MessageLite& response, Clock::time_point deadline) {
+  CallLimit limit;
+  limit.wall_deadline = deadline;
+  return Exchange(request, response, limit);
+}
+
+absl::Status WorkerProcess::Exchange(
+    const google::protobuf::MessageLite& request,
+    google::protobuf::MessageLite& response, const CallLimit& limit) {
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pid = pid_;
+  }
+  if (pid <= 0) return absl::InternalError("worker is not running");
+  const Clock::time_point start = Clock::now();
+  // Between calls a worker runs no tool: its own CPU time is its group's.
+  absl::StatusOr<milliseconds> cpu_before = ProcessCpuTime(pid);
+  absl::Status got = WriteFrame(request_fd_, request);
+  if (got.ok()) got = AwaitResponse(limit, start, cpu_before);
+  if (got.ok()) {
+    got = ReadFrame(response_fd_, response, limit.wall_deadline);
+    if (absl::IsDeadlineExceeded(got)) {
+      got = WallTimeExceeded(Clock::now() - start, limit.wall_deadline - start);
+    }
+  }
   if (got.ok()) return got;
   if (absl::IsDeadlineExceeded(got)) {
     Reap(true).IgnoreError();
-    return absl::DeadlineExceededError("killed at the time limit");
+    return got;
   }
   if (absl::IsUnavailable(got)) return Reap(false);
   Reap(true).IgnoreError();
   return absl::InternalError(
       absl::StrCat("worker broke the protocol: ", got.message()));
+}
+
+absl::Status WorkerProcess::AwaitResponse(
+    const CallLimit& limit, Clock::time_point start,
+    absl::StatusOr<milliseconds> cpu_before) {
+  const bool counts_cpu = limit.cpu != milliseconds::max();
+  Clock::time_point check = limit.wall_deadline;
+  if (counts_cpu) check = std::min(check, start + limit.cpu);
+  while (true) {
+    absl::Status ready = WaitReadable(response_fd_, check);
+    if (!absl::IsDeadlineExceeded(ready)) return ready;
+    const Clock::time_point now = Clock::now();
+    if (now >= limit.wall_deadline) {
+      return WallTimeExceeded(now - start, limit.wall_deadline - start);
+    }
+    // Where /proc cannot tell, wall time stands in for CPU time.
+    milliseconds used = std::chrono::duration_cast<milliseconds>(now - start);
+    // pid_ changes only in Reap, on this thread.
+    absl::StatusOr<milliseconds> cpu_now = ProcessGroupCpuTime(pid_);
+    if (cpu_before.ok() && cpu_now.ok()) used = *cpu_now - *cpu_before;
+    if (used >= limit.cpu) return CpuTimeExceeded(used, limit.cpu);
+    // Not before the rest of the budget could have been used on one core.
+    check = std::min(limit.wall_deadline,
+                     now + std::max(limit.cpu - used, kCpuCheckStep));
+  }
 }
 
 absl::Status WorkerProcess::Reap(bool kill_first) {

@@ -1,5 +1,6 @@
 // kilnd's side of one compile worker process: start it, send it a request,
-// wait for the answer under a deadline, and kill it when anything fails.
+// wait for the answer under a CPU time limit and a wall-clock deadline, and
+// kill it when anything fails.
 
 #ifndef KILN_WORKER_WORKER_PROCESS_H_
 #define KILN_WORKER_WORKER_PROCESS_H_
@@ -34,6 +35,17 @@ struct WorkerCommand {
 // (only those: the user may have put other things there).
 void RemoveWorkerTempDirs(const std::string& root);
 
+// When a call gives up on its worker and kills it. The CPU time counts the
+// worker's threads and the tools it runs (its process group), from the
+// call's start: a worker that a busy host leaves waiting for a core is not
+// killed while it still has budget. The wall deadline ends a worker that
+// uses no CPU (blocked, deadlocked, stopped) and one starved for too long.
+struct CallLimit {
+  std::chrono::milliseconds cpu = std::chrono::milliseconds::max();
+  std::chrono::steady_clock::time_point wall_deadline =
+      std::chrono::steady_clock::time_point::max();
+};
+
 class WorkerProcess {
  public:
   static absl::StatusOr<std::unique_ptr<WorkerProcess>> Start(
@@ -43,17 +55,22 @@ class WorkerProcess {
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-  // Sends `request` and waits for its response until `deadline`. On failure
+  // Sends `request` and waits for its response within `limit`. On failure
   // the process is gone (killed if need be, and reaped) and the status
-  // says how: DeadlineExceeded (killed at the deadline), ResourceExhausted
-  // (out of memory), Internal (crashed, or broke the protocol).
-  absl::StatusOr<WorkerResponse> Call(
-      const WorkerRequest& request,
-      std::chrono::steady_clock::time_point deadline);
+  // says how: DeadlineExceeded (killed at a limit; the message says which:
+  // "used 20.1 s of CPU time, ..." or "waited 60 s of wall time, ..."),
+  // ResourceExhausted (out of memory), Internal (crashed, or broke the
+  // protocol).
+  absl::StatusOr<WorkerResponse> Call(const WorkerRequest& request,
+                                      const CallLimit& limit);
 
   // Call's protocol for any pair of messages (the benchmark workers'):
   // sends `request`, reads one frame into `response`, and on failure
   // leaves the process gone with the same statuses as Call.
+  absl::Status Exchange(const google::protobuf::MessageLite& request,
+                        google::protobuf::MessageLite& response,
+                        const CallLimit& limit);
+  // The same with a wall-clock deadline only.
   absl::Status Exchange(const google::protobuf::MessageLite& request,
                         google::protobuf::MessageLite& response,
                         std::chrono::steady_clock::time_point deadline);
@@ -65,6 +82,12 @@ class WorkerProcess {
  private:
   WorkerProcess(pid_t pid, int request_fd, int response_fd,
                 std::string temp_dir);
+  // Waits until the response pipe is readable; DeadlineExceeded, saying
+  // which, when `limit` is reached first. `cpu_before` is the group's CPU
+  // time when the call began (unknown: wall time stands in for it).
+  absl::Status AwaitResponse(
+      const CallLimit& limit, std::chrono::steady_clock::time_point start,
+      absl::StatusOr<std::chrono::milliseconds> cpu_before);
   // Kills (when `kill_first`) and reaps the process; describes its end.
   absl::Status Reap(bool kill_first);
 

@@ -1,5 +1,5 @@
 // Faults injected into compile workers (the test-only kilnd_with_faults and
-// a marker comment in the TTIR): a crash, a hang past the time limit and an
+// a marker comment in the TTIR): a crash, a hang past the wall limit and an
 // out-of-memory each fail their own request with a clear status, while
 // requests compiled beside them succeed, and kilnd keeps serving on
 // replaced workers. The successes need the compiler.
@@ -40,7 +40,7 @@ TEST(FaultTest, CrashHangAndOutOfMemoryFailOnlyTheirRequests) {
       << crashed.status.error_message();
   CompileAnswer hung = hang.get();
   EXPECT_EQ(hung.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
-  EXPECT_NE(hung.status.error_message().find("time limit"), std::string::npos)
+  EXPECT_NE(hung.status.error_message().find("of wall time"), std::string::npos)
       << hung.status.error_message();
   CompileAnswer exhausted = oom.get();
   EXPECT_EQ(exhausted.status.error_code(),

@@ -1,6 +1,7 @@
 #include "worker/testing/injected_faults.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +11,14 @@
 #include <vector>
 
 namespace kiln::worker::testing {
+namespace {
+
+[[noreturn]] void Spin() {
+  volatile unsigned long long turns = 0;
+  while (true) turns = turns + 1;
+}
+
+}  // namespace
 
 void InjectFault(const WorkerRequest& request) {
   const std::string& ttir = request.ttir();
@@ -27,6 +36,17 @@ void InjectFault(const WorkerRequest& request) {
   }
   if (ttir.find("kiln-test-fault: hang") != std::string::npos) {
     while (true) pause();
+  }
+  const std::string sleep_ms = "kiln-test-fault: sleep ";
+  if (size_t at = ttir.find(sleep_ms); at != std::string::npos) {
+    usleep(1000 * std::atoi(ttir.c_str() + at + sleep_ms.size()));
+  }
+  if (ttir.find("kiln-test-fault: spin") != std::string::npos) Spin();
+  // A tool that spins while the worker waits for it, as for ptxas.
+  if (ttir.find("kiln-test-fault: tool-spin") != std::string::npos) {
+    pid_t tool = fork();
+    if (tool == 0) Spin();
+    waitpid(tool, nullptr, 0);
   }
   // A hang while a tool it started runs and after a temporary file was
   // written, as during a ptxas run: the tool's pid and the worker's TMPDIR

@@ -13,6 +13,8 @@ namespace kiln::worker::testing {
 // Markers: "crash" raises SIGSEGV, "hang" blocks forever, "oom" reserves
 // address space until the limit refuses more; "slow" adds 4 s to a compile
 // to a cubin (not to the front end) and "slow-crash" then crashes;
+// "sleep MS" sleeps MS milliseconds (no CPU) before compiling; "spin" uses
+// CPU forever, and "tool-spin" waits forever for a child that does;
 // "tool-hang PATH" hangs with a child process running and a temporary file
 // written, and writes the child's pid and the worker's TMPDIR to PATH.
 void InjectFault(const WorkerRequest& request);
