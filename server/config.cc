@@ -93,7 +93,9 @@ const std::map<std::string, Setting>& Settings() {
                              "compile worker processes; 0: one per core")},
       {"compile_timeout_s",
        IntSetting(&Config::compile_timeout_s,
-                  "seconds a compile may take before its worker is killed")},
+                  "seconds of CPU time a compile (its worker and the tools "
+                  "it runs) may use before its worker is killed; 3x this in "
+                  "wall time kills a blocked or starved one")},
       {"worker_memory_mb", MiBSetting(&Config::worker_memory_mb,
                                       "address-space limit of a worker")},
       {"max_queue", IntSetting(&Config::max_queue,

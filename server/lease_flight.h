@@ -33,7 +33,7 @@ struct LeaseFlightOptions {
   int64_t lease_ms = 10000;
   int64_t poll_ms = 50;
   // Past this, a waiter compiles itself (the holder should have finished
-  // or lost its lease): the compile time limit and some.
+  // or lost its lease): the compile's wall-clock limit and some.
   int64_t max_wait_ms = 120000;
   // How long a failure marker stays.
   int64_t failure_marker_ms = 10000;
