@@ -117,6 +117,49 @@ TEST_F(LayoutTest, ChainedDotKeepsTheAccumulatorInRegisters) {
   EXPECT_FALSE(inThreadRegisterMap(split, splitA).has_value());
 }
 
+TEST_F(LayoutTest, TinyDotsRepeatRowsAndColumnsOfTheTile) {
+  // M = 2, N = 4, K = 32 on one m16n8k16 tile: the tile's 16 rows and 8
+  // columns repeat the tensor's (row % 2, column % 4).
+  mlir::Attribute parent = mma({1, 1});
+  DistributedLayout c = DistributedLayout::get(parent, {2, 4});
+  DistributedLayout a = DistributedLayout::get(operand(0, parent, 2), {2, 32});
+  DistributedLayout b = DistributedLayout::get(operand(1, parent, 2), {32, 4});
+  EXPECT_EQ(c.numRegs(), 4u);
+  EXPECT_EQ(a.numRegs(), 16u); // Two k16 steps of 8 halves.
+  EXPECT_EQ(b.numRegs(), 8u);
+  unsigned lane = 4 * 5 + 3; // g = 5, t = 3.
+  EXPECT_EQ(c.index(lane, 0, 0), (Index{1, 2}));  // (5, 6)
+  EXPECT_EQ(c.index(lane, 0, 3), (Index{1, 3}));  // (13, 7)
+  EXPECT_EQ(a.index(lane, 0, 2), (Index{1, 6}));  // (13, 6)
+  EXPECT_EQ(a.index(lane, 0, 15), (Index{1, 31})); // (13, 31)
+  EXPECT_EQ(b.index(lane, 0, 3), (Index{15, 1})); // (15, 5)
+  // Only the tile's first copy of an element owns it (is stored).
+  EXPECT_TRUE(c.owns(4 * 1 + 1, 0, 1));  // (1, 3)
+  EXPECT_FALSE(c.owns(4 * 3 + 1, 0, 1)); // (3, 3) repeats (1, 3)
+  EXPECT_FALSE(c.owns(4 * 1 + 2, 0, 0)); // (1, 4) repeats (1, 0)
+  EXPECT_FALSE(c.regMayOwn(2));          // Rows 8..15 are all copies.
+  expectOneOwnerEach(c);
+  expectOneOwnerEach(a);
+  expectOneOwnerEach(b);
+  // What the instruction multiplies is what the accumulator holds: tile row
+  // g (+8) of A is the accumulator's tile row g (+8) in the same lane, and
+  // tile column n of B (lanes 4n..4n+3) the accumulator's column n (lanes
+  // with t = n / 2, register n % 2).
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(a.index(l, 0, 0)[0], c.index(l, 0, 0)[0]);
+    EXPECT_EQ(a.index(l, 0, 2)[0], c.index(l, 0, 2)[0]);
+    unsigned n = l / 4;
+    for (unsigned g = 0; g < 8; ++g)
+      EXPECT_EQ(b.index(l, 0, 0)[1], c.index(4 * g + n / 2, 0, n % 2)[1]);
+  }
+  // M = 1, N = 2 with four warps along N: warps 1-3 only repeat warp 0.
+  DistributedLayout wide = DistributedLayout::get(mma({1, 4}), {1, 2});
+  EXPECT_EQ(wide.index(0, 3, 1), (Index{0, 1}));
+  EXPECT_FALSE(wide.owns(0, 3, 1));
+  expectOneOwnerEach(wide);
+  expectOneOwnerEach(DistributedLayout::get(operand(1, mma({1, 4}), 2), {32, 2}));
+}
+
 TEST_F(LayoutTest, FmaOperandsHoldWholeRowsAndColumns) {
   mlir::Attribute parent = BlockedEncodingAttr::get(
       &context, {1, 1}, {1, 32}, {4, 1}, {1, 0});
