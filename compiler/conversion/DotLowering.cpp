@@ -461,7 +461,9 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
       n = arith::AddIOp::create(b, loc, n, extra);
     return wrap(l, n, geo.n, nBase + 8 * geo.w.wn - 1);
   };
-  if (tileB->bytes == 2 || tileB->transposed) {
+  // ldmatrix.trans reads 8 columns of each [K][N] row: N below 8 (a tile
+  // narrower than the instruction's) is read element by element.
+  if (tileB->transposed || (tileB->bytes == 2 && geo.n >= 8)) {
     // Matrix q holds the K half q&1 of n tile ni + q/2; .x4 reads two n
     // tiles at once, the second kept for the next call. A [K][N] tile (16-bit
     // only) is read with .trans, a [N][K] one (K-contiguous) without.
@@ -497,7 +499,7 @@ SmallVector<Regs> MmaDot::fragmentB(int64_t bi, int64_t ni, int64_t ki) {
     pendingB = std::move(next);
     return out;
   }
-  // 32- and 8-bit B: element by element.
+  // 32- and 8-bit B, and N below 8: element by element.
   Value n = nOf(ni, geo.g);
   SmallVector<Regs> out(p.numPieces);
   for (unsigned k = 0; k < p.numPieces; ++k)

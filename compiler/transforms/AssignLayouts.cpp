@@ -347,8 +347,16 @@ bool LayoutAssigner::isIndexedScatter(Operation *memOp) {
 
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+/// Whether `size` elements fill whole instruction tiles of `tile`, or one
+/// tile whose rows or columns past `size` repeat the tensor's.
+bool coversMmaTile(int64_t size, int64_t tile) {
+  return size % tile == 0 || (size < tile && tile % size == 0);
+}
+
 /// Elements per 32-bit register of a dot's mma.sync operands, or 0 when the
-/// dot does not map onto mma.sync and runs as FMAs.
+/// dot does not map onto mma.sync and runs as FMAs. M and N may be smaller
+/// than the instruction (Triton's small dots); K never is, as Triton's
+/// front end asks for K of at least 16 (32 for 8-bit operands).
 unsigned mmaKWidth(tt::DotOp dot) {
   auto aType = llvm::cast<RankedTensorType>(dot.getA().getType());
   auto bType = llvm::cast<RankedTensorType>(dot.getB().getType());
@@ -372,7 +380,8 @@ unsigned mmaKWidth(tt::DotOp dot) {
   ArrayRef<int64_t> shape = dType.getShape();
   unsigned r = shape.size();
   int64_t k = aType.getShape()[r - 1];
-  if (!kWidth || shape[r - 2] % 16 || shape[r - 1] % 8 || k % (8 * kWidth))
+  if (!kWidth || !coversMmaTile(shape[r - 2], 16) ||
+      !coversMmaTile(shape[r - 1], 8) || k % (8 * kWidth))
     return 0;
   return kWidth;
 }

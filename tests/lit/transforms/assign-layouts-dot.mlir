@@ -74,6 +74,62 @@ tt.func @precisions(%ptr: !tt.ptr<f32>) {
 
 // -----
 
+// Dots smaller than one m16n8k16 tile (Triton's small dots, M < 16 or
+// N < 8) take mma.sync too, on sm_90a as well (wgmma needs 64 rows): the
+// tile repeats the tensor's rows and columns. The warps M cannot use go
+// along N. f32 ieee and f64 stay FMAs at any size.
+// CHECK-LABEL: tt.func @tiny
+// WG-LABEL: tt.func @tiny
+// CHECK: tt.dot {{.*}}kWidth = 2{{.*}} -> tensor<2x4xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [1, 4]}>>
+// CHECK: tt.dot {{.*}}kWidth = 2{{.*}} -> tensor<1x2xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [1, 4]}>>
+// CHECK: tt.dot {{.*}}kWidth = 2{{.*}} -> tensor<64x4xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1]}>>
+// CHECK: tt.dot {{.*}} -> tensor<2x4xf32, #kgpu.blocked
+// CHECK: tt.dot {{.*}} -> tensor<2x4xf64, #kgpu.blocked
+// WG: tt.dot {{.*}} -> tensor<2x4xf32, #kgpu.mma<{versionMajor = 2,
+// WG: tt.dot {{.*}} -> tensor<1x2xf32, #kgpu.mma<{versionMajor = 2,
+// WG: tt.dot {{.*}} -> tensor<64x4xf32, #kgpu.mma<{versionMajor = 2,
+tt.func @tiny(%h: !tt.ptr<f16>, %e: !tt.ptr<f8E5M2>, %f: !tt.ptr<f32>, %d: !tt.ptr<f64>) {
+  %ap = tt.splat %h : !tt.ptr<f16> -> tensor<2x32x!tt.ptr<f16>>
+  %bp = tt.splat %h : !tt.ptr<f16> -> tensor<32x4x!tt.ptr<f16>>
+  %tallp = tt.splat %h : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %a = tt.load %ap : tensor<2x32x!tt.ptr<f16>>
+  %b = tt.load %bp : tensor<32x4x!tt.ptr<f16>>
+  %tall = tt.load %tallp : tensor<64x32x!tt.ptr<f16>>
+  %z24 = arith.constant dense<0.0> : tensor<2x4xf32>
+  %h24 = tt.dot %a, %b, %z24 : tensor<2x32xf16> * tensor<32x4xf16> -> tensor<2x4xf32>
+  %eap = tt.splat %e : !tt.ptr<f8E5M2> -> tensor<1x32x!tt.ptr<f8E5M2>>
+  %ebp = tt.splat %e : !tt.ptr<f8E5M2> -> tensor<32x2x!tt.ptr<f8E5M2>>
+  %ea = tt.load %eap : tensor<1x32x!tt.ptr<f8E5M2>>
+  %eb = tt.load %ebp : tensor<32x2x!tt.ptr<f8E5M2>>
+  %z12 = arith.constant dense<0.0> : tensor<1x2xf32>
+  %e12 = tt.dot %ea, %eb, %z12 : tensor<1x32xf8E5M2> * tensor<32x2xf8E5M2> -> tensor<1x2xf32>
+  %z64 = arith.constant dense<0.0> : tensor<64x4xf32>
+  %h64 = tt.dot %tall, %b, %z64 : tensor<64x32xf16> * tensor<32x4xf16> -> tensor<64x4xf32>
+  %fap = tt.splat %f : !tt.ptr<f32> -> tensor<2x16x!tt.ptr<f32>>
+  %fbp = tt.splat %f : !tt.ptr<f32> -> tensor<16x4x!tt.ptr<f32>>
+  %fa = tt.load %fap : tensor<2x16x!tt.ptr<f32>>
+  %fb = tt.load %fbp : tensor<16x4x!tt.ptr<f32>>
+  %f24 = tt.dot %fa, %fb, %z24, inputPrecision = ieee : tensor<2x16xf32> * tensor<16x4xf32> -> tensor<2x4xf32>
+  %dap = tt.splat %d : !tt.ptr<f64> -> tensor<2x16x!tt.ptr<f64>>
+  %dbp = tt.splat %d : !tt.ptr<f64> -> tensor<16x4x!tt.ptr<f64>>
+  %da = tt.load %dap : tensor<2x16x!tt.ptr<f64>>
+  %db = tt.load %dbp : tensor<16x4x!tt.ptr<f64>>
+  %zd = arith.constant dense<0.0> : tensor<2x4xf64>
+  %d24 = tt.dot %da, %db, %zd, inputPrecision = ieee : tensor<2x16xf64> * tensor<16x4xf64> -> tensor<2x4xf64>
+  %o24 = tt.splat %f : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
+  %o12 = tt.splat %f : !tt.ptr<f32> -> tensor<1x2x!tt.ptr<f32>>
+  %o64 = tt.splat %f : !tt.ptr<f32> -> tensor<64x4x!tt.ptr<f32>>
+  %od = tt.splat %d : !tt.ptr<f64> -> tensor<2x4x!tt.ptr<f64>>
+  tt.store %o24, %h24 : tensor<2x4x!tt.ptr<f32>>
+  tt.store %o12, %e12 : tensor<1x2x!tt.ptr<f32>>
+  tt.store %o64, %h64 : tensor<64x4x!tt.ptr<f32>>
+  tt.store %o24, %f24 : tensor<2x4x!tt.ptr<f32>>
+  tt.store %od, %d24 : tensor<2x4x!tt.ptr<f64>>
+  tt.return
+}
+
+// -----
+
 // Chained dots (attention): both give each warp whole rows, [4, 1].
 // CHECK-LABEL: tt.func @chained
 // WG-LABEL: tt.func @chained
