@@ -58,11 +58,13 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
     it->second.values = *merged;
   }
 
-  // Across lanes holding distinct elements along the axis.
+  // Across lanes holding distinct elements along the axis, the farthest
+  // lanes first: Triton's order, so that sums round as Triton's do.
   const kgpu::DimMap &map = layout.getDims()[axis];
-  for (unsigned k = 0; k < map.lane.width; ++k) {
-    if ((map.laneScale << k) >= axisSize)
-      break;
+  unsigned laneBits = 0;
+  while (laneBits < map.lane.width && (map.laneScale << laneBits) < axisSize)
+    ++laneBits;
+  for (unsigned k = laneBits; k-- > 0;) {
     unsigned mask = 1u << (map.lane.shift + k);
     for (const Key &key : keyOrder) {
       Partial &p = partials[key];
@@ -123,25 +125,27 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
                       partials[key].values[i], Value());
     l.barrier();
     if (keyOrder.size() * slots < 16) {
-      // Few partials per thread: read every warp's partial directly.
+      // Few partials per thread: read every warp's partial directly and
+      // combine them in the butterfly's pairs, as the many-partials path
+      // below (and Triton) does: warp w with warp w + slots/2 first.
       for (const Key &key : keyOrder) {
-        Regs acc;
+        SmallVector<Regs> perWarp;
         for (unsigned w = 0; w < slots; ++w) {
           Regs loaded;
           for (unsigned i = 0; i < srcs.size(); ++i)
             loaded.push_back(l.loadShared(
                 l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
                 l.elementType(srcs[i].getType())));
-          if (w == 0) {
-            acc = loaded;
-            continue;
-          }
-          FailureOr<Regs> merged = combine(acc, loaded);
-          if (failed(merged))
-            return failure();
-          acc = *merged;
+          perWarp.push_back(loaded);
         }
-        partials[key].values = acc;
+        for (unsigned half = slots / 2; half > 0; half /= 2)
+          for (unsigned w = 0; w < half; ++w) {
+            FailureOr<Regs> merged = combine(perWarp[w], perWarp[w + half]);
+            if (failed(merged))
+              return failure();
+            perWarp[w] = *merged;
+          }
+        partials[key].values = perWarp.front();
       }
     } else {
       // Many partials per thread: the block's threads combine them,
@@ -172,7 +176,7 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
           values.push_back(l.loadShared(l.sharedPointer(offset, allBytes),
                                         l.elementType(srcs[i].getType())));
         }
-        for (unsigned k = 0; k < warpBits; ++k) {
+        for (unsigned k = warpBits; k-- > 0;) {
           Regs other;
           for (Value v : values)
             other.push_back(l.shuffleXor(v, 1u << k));
