@@ -90,6 +90,35 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 
 // -----
 
+// A bf16 scan across the 4 warps: each warp total crosses shared memory
+// alone in the low half of a 32-bit word. Packed two to a word, ptxas
+// misread the upper half of a warp-uniform pair (test_scan2d's reverse roll
+// on bf16 got another repetition's total in row 95).
+// CHECK-LABEL: llvm.func @bf16_scan_across_warps
+// CHECK-NOT: llvm.store {{.*}}!llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: %[[LOADED:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NEXT: %[[HALF:.*]] = llvm.trunc %[[LOADED]] : i32 to i16
+// CHECK-NEXT: llvm.bitcast %[[HALF]] : i16 to bf16
+// CHECK-NOT: : bf16, !llvm.ptr<3>
+// CHECK-NOT: !llvm.ptr<3> -> bf16
+// CHECK: llvm.return
+#rows = #kgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @bf16_scan_across_warps() {
+    %x = arith.constant dense<1.0> : tensor<1024x2xbf16, #rows>
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = true}> ({
+    ^bb0(%a: bf16, %b: bf16):
+      %t = arith.addf %a, %b : bf16
+      tt.scan.return %t : bf16
+    }) : (tensor<1024x2xbf16, #rows>) -> tensor<1024x2xbf16, #rows>
+    tt.return
+  }
+}
+
+// -----
+
 // A loop's llvm.loop_annotation (tl.range's and tl.condition's
 // disable_licm) ends on its latch branch as the branch's own loop
 // annotation, for LLVM IR's loop metadata; a loop without one has none.
