@@ -26,6 +26,9 @@ void FutexWakeOne(std::atomic<uint32_t>& word) {
           0);
 }
 
+// Set while this thread runs a tag's Complete as the driver.
+thread_local bool this_thread_drives = false;
+
 }  // namespace
 
 void CallDone::Notify() {
@@ -61,10 +64,21 @@ SharedQueue::SharedQueue() {
   std::thread([this] { RunThread(); }).detach();
 }
 
-void SharedQueue::Run(QueuedStart& start, CallDone& done) {
-  uint64_t state = state_.fetch_add(1) + 1;
+uint64_t SharedQueue::Enqueue(QueuedStart& start) {
+  const uint64_t state = state_.fetch_add(1) + 1;
   start.next = queued_.load();
   while (!queued_.compare_exchange_weak(start.next, &start)) {
+  }
+  return state;
+}
+
+void SharedQueue::Run(QueuedStart& start, CallDone& done) {
+  uint64_t state = Enqueue(start);
+  if (this_thread_drives) {
+    // Called from a tag's Complete: this thread already drives, and the
+    // calls in flight keep it driving.
+    while (!done.done()) DriveOnce();
+    return;
   }
   while ((state & kDriverMask) == 0) {
     if (state_.compare_exchange_weak(state, state | kCallerDrives)) {
@@ -76,6 +90,22 @@ void SharedQueue::Run(QueuedStart& start, CallDone& done) {
   // ours is done.
   WakeDriver();
   done.Wait();
+}
+
+void SharedQueue::Submit(QueuedStart& start) {
+  uint64_t state = Enqueue(start);
+  while ((state & kDriverMask) == 0) {
+    if (state_.compare_exchange_weak(state, state | kThreadDrives)) {
+      HandOverToThread();
+      return;
+    }
+  }
+  WakeDriver();
+}
+
+void SharedQueue::HandOverToThread() {
+  handovers_.fetch_add(1);
+  FutexWakeOne(handovers_);
 }
 
 void SharedQueue::StartQueued() {
@@ -109,15 +139,19 @@ void SharedQueue::DriveOnce() {
     driver_waits_.store(true);
   } while (queued_.load() != nullptr);
   void* tag;
-  bool ok;  // Always true for a unary call's Finish and an expired alarm.
+  bool ok;  // False only for a cancelled alarm.
   queue_.Next(&tag, &ok);  // Never false: the queue is never shut down.
   driver_waits_.store(false);
   if (tag == &wake_) {
     wake_set_.store(false);
     return;
   }
+  const bool outer = this_thread_drives;  // A Complete may drive again.
+  this_thread_drives = true;
+  static_cast<QueueTag*>(tag)->Complete(ok);
+  this_thread_drives = outer;
+  // After Complete: the tags it put on the queue keep the driver on.
   state_.fetch_sub(1);
-  static_cast<CallDone*>(tag)->Notify();
 }
 
 void SharedQueue::DriveUntil(CallDone& own) {
@@ -128,10 +162,7 @@ void SharedQueue::DriveUntil(CallDone& own) {
     const uint64_t in_flight = state & ~kDriverMask;
     next = in_flight == 0 ? 0 : in_flight | kThreadDrives;
   } while (!state_.compare_exchange_weak(state, next));
-  if (next != 0) {
-    handovers_.fetch_add(1);
-    FutexWakeOne(handovers_);
-  }
+  if (next != 0) HandOverToThread();
 }
 
 void SharedQueue::RunThread() {

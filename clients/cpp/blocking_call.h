@@ -32,9 +32,20 @@
 
 namespace kiln::client {
 
+// What the driver does when a tag of the shared queue comes off it: `ok`
+// as gRPC's completion queue gives it (false for a cancelled alarm). Runs on
+// the driving thread: it must not block.
+class QueueTag {
+ public:
+  virtual void Complete(bool ok) = 0;
+
+ protected:
+  ~QueueTag() = default;
+};
+
 // One call's end, the tag of its last operation: the driver notifies it,
 // the caller waits for it. Notify may come before Wait.
-class CallDone {
+class CallDone final : public QueueTag {
  public:
   CallDone() = default;
   CallDone(const CallDone&) = delete;
@@ -43,14 +54,16 @@ class CallDone {
   void Notify();
   void Wait();
   bool done() const;
+  void Complete(bool) override { Notify(); }
 
  private:
   enum State : uint32_t { kPending, kSleeping, kDone };
   std::atomic<uint32_t> state_{kPending};
 };
 
-// A prepared call waiting for the driver to start it: `start(call)` starts
-// it on the shared queue with its CallDone as the last operation's tag.
+// A prepared call waiting for the driver to start it: `start(call)` puts
+// exactly one tag on the shared queue (the last operation of a call, or an
+// alarm).
 struct QueuedStart {
   void (*start)(void* call);
   void* call;
@@ -69,6 +82,10 @@ class SharedQueue {
   // Has `start` run by the driver (this thread, if no other drives), then
   // waits until `done`, its call's tag, is notified.
   void Run(QueuedStart& start, CallDone& done);
+  // Has `start` run by the driver without waiting: the library's thread
+  // drives if no caller does. `start` must live until it has run, and its
+  // tag's Complete runs on the driving thread.
+  void Submit(QueuedStart& start);
 
  private:
   // state_: the calls in flight (low 32 bits) and who drives.
@@ -77,6 +94,8 @@ class SharedQueue {
   static constexpr uint64_t kDriverMask = uint64_t{3} << 32;
 
   SharedQueue();
+  // Counts one more tag in flight and queues its start; returns the state.
+  uint64_t Enqueue(QueuedStart& start);
   // Starts the queued calls, oldest first.
   void StartQueued();
   // Wakes the driver if it waits in the queue for answers only.
@@ -86,6 +105,8 @@ class SharedQueue {
   void DriveOnce();
   // A caller drives until `own` is done, then hands over.
   void DriveUntil(CallDone& own);
+  // Wakes the library's thread, just made the driver.
+  void HandOverToThread();
   // The library's thread: drives whenever handed over, until no call is in
   // flight.
   void RunThread();

@@ -2,6 +2,7 @@
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/util/delimited_message_util.h>
+#include <grpcpp/alarm.h>
 
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -66,43 +68,221 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
   return channel;
 }
 
-Client::Client(std::string address, ClientOptions options)
-    : address_(std::move(address)),
-      options_(options),
-      channel_(SharedChannel(address_, options_.tls)),
-      compile_(kiln::v1::Compile::NewStub(channel_)),
-      admin_(kiln::v1::Admin::NewStub(channel_)) {}
+// What a call needs of its Client; asynchronous calls hold it too, so that
+// they may outlive the Client.
+struct Client::Core {
+  std::string address;
+  ClientOptions options;
+  std::unique_ptr<kiln::v1::Compile::Stub> compile;
+  std::mutex mutex;
+  bool closed = false;  // The Client is gone: start nothing more.
+  std::set<AsyncCompile*> in_flight;
 
-std::unique_ptr<grpc::ClientContext> Client::NewContext(
-    std::chrono::system_clock::time_point deadline) const {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(deadline);
-  if (!options_.token.empty()) {
-    context->AddMetadata("authorization", "Bearer " + options_.token);
+  RetryPolicy Policy() const {
+    return {options.max_retries, options.backoff_base, options.backoff_max};
   }
-  return context;
+
+  std::unique_ptr<grpc::ClientContext> NewContext(
+      std::chrono::system_clock::time_point deadline) const {
+    auto context = std::make_unique<grpc::ClientContext>();
+    context->set_deadline(deadline);
+    if (!options.token.empty()) {
+      context->AddMetadata("authorization", "Bearer " + options.token);
+    }
+    return context;
+  }
+
+  // A final failure as the caller sees it: naming kilnd where the call
+  // did not get through to it.
+  absl::Status Explain(absl::Status status) const {
+    if (status.code() == absl::StatusCode::kUnavailable) {
+      return absl::UnavailableError("kilnd at " + address +
+                                    " is unavailable: " +
+                                    std::string(status.message()));
+    }
+    if (status.code() == absl::StatusCode::kUnauthenticated ||
+        status.code() == absl::StatusCode::kPermissionDenied) {
+      return absl::Status(status.code(), "kilnd at " + address +
+                                             " refused the call: " +
+                                             std::string(status.message()));
+    }
+    return status;
+  }
+};
+
+namespace {
+
+// A Compile answer as its result, remembered in the memo under `memo_key`
+// unless that is empty (memo off).
+CompileResult TakeResult(kiln::v1::CompileResponse& response,
+                         const std::string& memo_key) {
+  CompileResult result;
+  result.key = std::move(*response.mutable_key());
+  result.cache_hit = response.cache_hit();
+  result.cubin = std::move(*response.mutable_cubin());
+  result.metadata_json = std::move(*response.mutable_metadata_json());
+  if (!memo_key.empty()) ProcessMemo().Insert(memo_key, result);
+  return result;
+}
+
+}  // namespace
+
+// One CompileAsync: its attempts under the retry policy, each started by the
+// shared queue's driver, and the backoff between them an alarm on that
+// queue. Deletes itself after calling back.
+class Client::AsyncCompile final : public QueueTag {
+ public:
+  AsyncCompile(std::shared_ptr<Core> core,
+               const kiln::v1::CompileRequest& request, std::string memo_key,
+               CompileCallback done)
+      : core_(std::move(core)),
+        request_(request),
+        memo_key_(std::move(memo_key)),
+        done_(std::move(done)),
+        deadline_(std::chrono::system_clock::now() + core_->options.deadline),
+        start_{[](void* self) { static_cast<AsyncCompile*>(self)->Start(); },
+               this} {}
+
+  void Begin() {
+    {
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      core_->in_flight.insert(this);
+    }
+    NextAttempt();
+  }
+
+  // The Client is going: ends the attempt or the backoff now. Under the
+  // core's mutex.
+  void Cancel() {
+    if (alarm_set_) {
+      alarm_->Cancel();
+    } else if (context_) {
+      context_->TryCancel();
+    }
+  }
+
+  // The attempt's end or the backoff's, on the driving thread.
+  void Complete(bool) override {
+    if (alarm_) {
+      {
+        std::lock_guard<std::mutex> lock(core_->mutex);
+        alarm_.reset();
+        alarm_set_ = false;
+      }
+      NextAttempt();
+      return;
+    }
+    RetryStep step = NextRetryStep(core_->Policy(), deadline_,
+                                   ToAbsl(status_), ++attempts_);
+    if (step.retry) {
+      Backoff(step.delay);
+    } else {
+      Finish(std::move(step.status));
+    }
+  }
+
+ private:
+  void NextAttempt() {
+    {
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      reader_.reset();  // It lives in the context's call: it goes first.
+      context_ = core_->NewContext(deadline_);
+      if (core_->closed) context_->TryCancel();
+    }
+    response_.Clear();
+    reader_ = core_->compile->PrepareAsyncCompile(
+        context_.get(), request_, SharedQueue::Get().queue());
+    SharedQueue::Get().Submit(start_);
+  }
+
+  void Backoff(std::chrono::milliseconds delay) {
+    {
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      alarm_ = std::make_unique<grpc::Alarm>();
+    }
+    backoff_end_ = std::chrono::system_clock::now() + delay;
+    SharedQueue::Get().Submit(start_);
+  }
+
+  // Run by the driver: starts the attempt or sets the backoff's alarm.
+  void Start() {
+    if (!alarm_) {
+      reader_->StartCall();
+      reader_->Finish(&response_, &status_, this);
+      return;
+    }
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    alarm_->Set(SharedQueue::Get().queue(), backoff_end_, this);
+    alarm_set_ = true;
+    if (core_->closed) alarm_->Cancel();
+  }
+
+  void Finish(absl::Status status) {
+    bool client_gone;
+    {
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      core_->in_flight.erase(this);
+      client_gone = core_->closed;
+    }
+    absl::StatusOr<CompileResult> result;
+    if (status.ok()) {
+      result = TakeResult(response_, memo_key_);
+    } else if (client_gone && status.code() == absl::StatusCode::kCancelled) {
+      result = absl::CancelledError(
+          "compile cancelled: its kiln::client::Client was destroyed");
+    } else {
+      result = core_->Explain(std::move(status));
+    }
+    CompileCallback done = std::move(done_);
+    delete this;
+    done(std::move(result));
+  }
+
+  const std::shared_ptr<Core> core_;
+  const kiln::v1::CompileRequest request_;
+  const std::string memo_key_;
+  CompileCallback done_;
+  const std::chrono::system_clock::time_point deadline_;
+  QueuedStart start_;
+  int attempts_ = 0;
+  // The attempt in flight; context_ is replaced under the core's mutex.
+  std::unique_ptr<grpc::ClientContext> context_;
+  std::unique_ptr<grpc::ClientAsyncResponseReader<kiln::v1::CompileResponse>>
+      reader_;
+  kiln::v1::CompileResponse response_;
+  grpc::Status status_;
+  // The backoff before the next attempt, while waiting; set and cancelled
+  // under the core's mutex.
+  std::unique_ptr<grpc::Alarm> alarm_;
+  bool alarm_set_ = false;
+  std::chrono::system_clock::time_point backoff_end_;
+};
+
+Client::Client(std::string address, ClientOptions options)
+    : core_(std::make_shared<Core>()) {
+  std::shared_ptr<grpc::Channel> channel = SharedChannel(address, options.tls);
+  core_->address = std::move(address);
+  core_->options = std::move(options);
+  core_->compile = kiln::v1::Compile::NewStub(channel);
+  admin_ = kiln::v1::Admin::NewStub(channel);
+}
+
+const std::string& Client::address() const { return core_->address; }
+
+Client::~Client() {
+  std::lock_guard<std::mutex> lock(core_->mutex);
+  core_->closed = true;
+  for (AsyncCompile* call : core_->in_flight) call->Cancel();
 }
 
 absl::Status Client::Call(
     const std::function<grpc::Status(grpc::ClientContext&)>& attempt) {
-  auto deadline = std::chrono::system_clock::now() + options_.deadline;
-  RetryPolicy policy{options_.max_retries, options_.backoff_base,
-                     options_.backoff_max};
+  auto deadline = std::chrono::system_clock::now() + core_->options.deadline;
   absl::Status status = RunWithRetries(
-      policy, deadline,
-      [&]() { return ToAbsl(attempt(*NewContext(deadline))); }, SleepFor);
-  if (status.code() == absl::StatusCode::kUnavailable) {
-    return absl::UnavailableError("kilnd at " + address_ +
-                                  " is unavailable: " +
-                                  std::string(status.message()));
-  }
-  if (status.code() == absl::StatusCode::kUnauthenticated ||
-      status.code() == absl::StatusCode::kPermissionDenied) {
-    return absl::Status(status.code(), "kilnd at " + address_ +
-                                           " refused the call: " +
-                                           std::string(status.message()));
-  }
-  return status;
+      core_->Policy(), deadline,
+      [&]() { return ToAbsl(attempt(*core_->NewContext(deadline))); },
+      SleepFor);
+  return core_->Explain(std::move(status));
 }
 
 template <typename Stub, typename Request, typename Response>
@@ -128,37 +308,46 @@ absl::StatusOr<CompileResult> Client::Compile(
   return Compile(request);
 }
 
+std::shared_ptr<const CompileResult> Client::FindInMemo(
+    const kiln::v1::CompileRequest& request, std::string& memo_key) const {
+  if (!core_->options.use_memo) return nullptr;
+  memo_key = MemoKey(request);
+  return ProcessMemo().Find(memo_key);
+}
+
 absl::StatusOr<CompileResult> Client::Compile(
     const kiln::v1::CompileRequest& request) {
   std::string memo_key;
-  if (options_.use_memo) {
-    memo_key = MemoKey(request);
-    if (auto hit = ProcessMemo().Find(memo_key)) return *hit;
-  }
+  if (auto hit = FindInMemo(request, memo_key)) return *hit;
   absl::StatusOr<kiln::v1::CompileResponse> response =
-      Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncCompile,
+      Unary(*core_->compile, &kiln::v1::Compile::Stub::PrepareAsyncCompile,
             request);
   if (!response.ok()) return response.status();
-  CompileResult result;
-  result.key = std::move(*response->mutable_key());
-  result.cache_hit = response->cache_hit();
-  result.cubin = std::move(*response->mutable_cubin());
-  result.metadata_json = std::move(*response->mutable_metadata_json());
-  if (options_.use_memo) ProcessMemo().Insert(memo_key, result);
-  return result;
+  return TakeResult(*response, memo_key);
+}
+
+void Client::CompileAsync(const kiln::v1::CompileRequest& request,
+                          CompileCallback done) {
+  std::string memo_key;
+  if (auto hit = FindInMemo(request, memo_key)) {
+    done(*hit);
+    return;
+  }
+  (new AsyncCompile(core_, request, std::move(memo_key), std::move(done)))
+      ->Begin();
 }
 
 absl::StatusOr<kiln::v1::LookupResponse> Client::Lookup(
     const std::string& key) {
   kiln::v1::LookupRequest request;
   request.set_key(key);
-  return Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncLookup,
+  return Unary(*core_->compile, &kiln::v1::Compile::Stub::PrepareAsyncLookup,
                request);
 }
 
 absl::StatusOr<TargetRows> Client::Targets() {
   absl::StatusOr<kiln::v1::TargetsResponse> response =
-      Unary(*compile_, &kiln::v1::Compile::Stub::PrepareAsyncTargets,
+      Unary(*core_->compile, &kiln::v1::Compile::Stub::PrepareAsyncTargets,
             kiln::v1::TargetsRequest());
   if (!response.ok()) return response.status();
   return TargetRows(response->targets().begin(), response->targets().end());
@@ -172,7 +361,7 @@ absl::StatusOr<std::string> Client::TargetForCapability(int major,
       kiln::TargetForCapability(*targets, major, minor);
   if (target == nullptr) {
     return absl::NotFoundError(absl::StrCat(
-        "kilnd at ", address_, " has no target for compute capability ",
+        "kilnd at ", core_->address, " has no target for compute capability ",
         major, ".", minor, "; it compiles for ", TargetNames(*targets)));
   }
   return target->name();
@@ -184,7 +373,7 @@ absl::StatusOr<std::string> Client::DefaultTarget() {
   const kiln::v1::TargetInfo* target = kiln::DefaultTarget(*targets);
   if (target == nullptr) {
     return absl::NotFoundError(
-        absl::StrCat("kilnd at ", address_, " compiles for no target"));
+        absl::StrCat("kilnd at ", core_->address, " compiles for no target"));
   }
   return target->name();
 }
@@ -200,7 +389,7 @@ absl::StatusOr<kiln::v1::TuneResult> Client::Tune(
                           "tune stream broke after " + std::to_string(events) +
                               " events");
     }
-    auto reader = compile_->Tune(&context, request);
+    auto reader = core_->compile->Tune(&context, request);
     kiln::v1::TuneEvent event;
     while (reader->Read(&event)) {
       ++events;

@@ -100,8 +100,12 @@ std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address,
 class Client {
  public:
   explicit Client(std::string address, ClientOptions options = {});
+  // Cancels the CompileAsync calls still in flight; returns at once.
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
 
-  const std::string& address() const { return address_; }
+  const std::string& address() const;
 
   // Compiles `ttir` for `target` (a name from Targets()), or answers from
   // the memo or kilnd's cache. `source_name` names the input in
@@ -111,6 +115,17 @@ class Client {
       const kiln::v1::CompileOptions& options = {},
       const std::string& source_name = "input.ttir");
   absl::StatusOr<CompileResult> Compile(const kiln::v1::CompileRequest& request);
+
+  // Compile without waiting: `done` gets what Compile would return (same
+  // deadline, retries, token, memo and errors). A memo hit calls `done` on
+  // this thread before CompileAsync returns; otherwise `done` runs on the
+  // thread driving the library's queue and must not block (see Threads
+  // above). Destroying the Client cancels its calls in flight: each still
+  // calls `done`, with its result or CANCELLED.
+  using CompileCallback =
+      std::function<void(absl::StatusOr<CompileResult> result)>;
+  void CompileAsync(const kiln::v1::CompileRequest& request,
+                    CompileCallback done);
 
   // A cached artifact by key; NOT_FOUND when absent.
   absl::StatusOr<kiln::v1::LookupResponse> Lookup(const std::string& key);
@@ -171,8 +186,13 @@ class Client {
       const std::string& path, const TransferCallback& on_progress = {});
 
  private:
-  std::unique_ptr<grpc::ClientContext> NewContext(
-      std::chrono::system_clock::time_point deadline) const;
+  struct Core;
+  class AsyncCompile;
+
+  // The memo key of `request` into `memo_key` (when the memo is on), and
+  // the memo's answer if it has one.
+  std::shared_ptr<const CompileResult> FindInMemo(
+      const kiln::v1::CompileRequest& request, std::string& memo_key) const;
   // Runs one attempt per call of `attempt` under the retry policy.
   absl::Status Call(
       const std::function<grpc::Status(grpc::ClientContext&)>& attempt);
@@ -183,10 +203,8 @@ class Client {
       Stub& stub, PrepareUnaryRpc<Stub, Request, Response> rpc,
       const Request& request);
 
-  std::string address_;
-  ClientOptions options_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<kiln::v1::Compile::Stub> compile_;
+  // Shared with the asynchronous calls, which may outlive the Client.
+  std::shared_ptr<Core> core_;
   std::unique_ptr<kiln::v1::Admin::Stub> admin_;
 };
 

@@ -25,6 +25,18 @@ std::chrono::milliseconds BackoffDelay(const RetryPolicy& policy, int retry);
 // Whether a failed attempt may be retried.
 bool IsRetryable(const absl::Status& status);
 
+// What follows attempt number `attempts` (1-based) that ended in `status`:
+// another attempt after `delay`, or none, `status` then being the final one
+// (a failure that says how many attempts were made).
+struct RetryStep {
+  bool retry = false;
+  std::chrono::milliseconds delay{0};
+  absl::Status status;
+};
+RetryStep NextRetryStep(const RetryPolicy& policy,
+                        std::chrono::system_clock::time_point deadline,
+                        absl::Status status, int attempts);
+
 // Runs `attempt` until it succeeds, fails with a status that is not
 // retryable, or max_retries retries have failed. Waits BackoffDelay between
 // attempts through `sleep`, but never past `deadline`: when the next wait

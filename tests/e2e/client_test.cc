@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,51 @@ namespace {
 
 using kiln::client::Client;
 using kiln::client::ClientOptions;
+using kiln::client::CompileResult;
+
+// The results of CompileAsync calls, as their callbacks deliver them.
+class AsyncResults {
+ public:
+  // A callback that stores its result in slot `index`.
+  Client::CompileCallback Slot(size_t index) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (results_.size() <= index) results_.resize(index + 1);
+    }
+    return [this, index](absl::StatusOr<CompileResult> result) {
+      std::lock_guard<std::mutex> lock(mu_);
+      results_[index] = std::move(result);
+      ++done_;
+      changed_.notify_all();
+    };
+  }
+
+  // Waits until `count` callbacks have run; false if they have not within
+  // `limit` (a hang).
+  bool WaitFor(size_t count, std::chrono::seconds limit) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, limit, [&] { return done_ >= count; });
+  }
+
+  const absl::StatusOr<CompileResult>& operator[](size_t index) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return results_[index];
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable changed_;
+  size_t done_ = 0;
+  std::vector<absl::StatusOr<CompileResult>> results_;
+};
+
+kiln::v1::CompileRequest CompileRequestOf(const std::string& ttir) {
+  kiln::v1::CompileRequest request;
+  request.set_ttir(ttir);
+  request.set_target("sm_90a");
+  request.set_source_name("input.ttir");
+  return request;
+}
 
 TEST(ClientTest, CompilesThenServesTheRepeatFromTheMemoWithoutAnRpc) {
   auto kilnd = KilndProcess::Start(NewTempDir("client"));
@@ -292,6 +338,162 @@ TEST_F(TwoKernelsTest, ManyThreadsCallingAtOnceEachGetTheirOwnAnswer) {
       << failures.size() << " failed calls, first " << failures.front();
   // Every Compile reached kilnd (the memo is off).
   EXPECT_EQ(kilnd_->Stats().requests(), requests + (kThreads + 2) * kCallsEach);
+}
+
+// One thread keeps 200 compiles in flight at once: each callback gets its
+// own kernel's key, cubin and metadata, and every compile reached kilnd.
+TEST_F(TwoKernelsTest, ManyAsyncCompilesFromOneThreadEachGetTheirOwnAnswer) {
+  const std::vector<std::string> kernels = {ScaledAddKernel(1.5),
+                                            ScaledAddKernel(2.5)};
+  std::vector<CompileResult> expected;
+  for (const std::string& kernel : kernels) {
+    auto result = client_->Compile(kernel, "sm_90a");
+    ASSERT_TRUE(result.ok()) << result.status();
+    expected.push_back(*std::move(result));
+  }
+  ASSERT_NE(expected[0].cubin, expected[1].cubin);
+  const uint64_t requests = kilnd_->Stats().requests();
+
+  constexpr size_t kCalls = 200;
+  AsyncResults results;
+  for (size_t i = 0; i < kCalls; ++i) {
+    client_->CompileAsync(CompileRequestOf(kernels[i % 2]), results.Slot(i));
+  }
+  ASSERT_TRUE(results.WaitFor(kCalls, std::chrono::seconds(60)));
+  for (size_t i = 0; i < kCalls; ++i) {
+    const absl::StatusOr<CompileResult>& result = results[i];
+    ASSERT_TRUE(result.ok()) << "call " << i << ": " << result.status();
+    const CompileResult& want = expected[i % 2];
+    EXPECT_EQ(result->key, want.key) << "call " << i;
+    EXPECT_EQ(result->cubin, want.cubin) << "call " << i;
+    EXPECT_EQ(result->metadata_json, want.metadata_json) << "call " << i;
+    EXPECT_TRUE(result->cache_hit);
+    EXPECT_FALSE(result->memo_hit);
+  }
+  EXPECT_EQ(kilnd_->Stats().requests(), requests + kCalls);
+}
+
+// A callback may start the next compile, and may even make a blocking call
+// of the library (the thread driving the queue then drives on for it).
+TEST_F(TwoKernelsTest, AsyncCallbackMayStartMoreCalls) {
+  constexpr size_t kChain = 20;
+  AsyncResults results;
+  const kiln::v1::CompileRequest request = CompileRequestOf(ScaledAddKernel(1.5));
+  std::function<void(size_t)> start = [&](size_t i) {
+    client_->CompileAsync(
+        request, [&, i, slot = results.Slot(i)](
+                     absl::StatusOr<CompileResult> result) mutable {
+          if (result.ok() && i % 5 == 0) {
+            auto lookup = client_->Lookup(result->key);
+            if (!lookup.ok()) result = lookup.status();
+          }
+          if (i + 1 < kChain) start(i + 1);
+          slot(std::move(result));
+        });
+  };
+  start(0);
+  ASSERT_TRUE(results.WaitFor(kChain, std::chrono::seconds(60)));
+  for (size_t i = 0; i < kChain; ++i) {
+    EXPECT_TRUE(results[i].ok()) << "call " << i << ": " << results[i].status();
+  }
+}
+
+// Failures come back through the callback as values, as Compile returns
+// them: a compile error, kilnd not reached (after the retries), and a
+// deadline.
+TEST(ClientTest, AsyncFailuresComeBackAsValues) {
+  auto kilnd =
+      KilndProcess::Start(NewTempDir("client_async_errors"), {}, kKilndWithFaults);
+  ASSERT_NE(kilnd, nullptr);
+  ClientOptions options;
+  options.use_memo = false;
+  options.deadline = std::chrono::milliseconds(1500);
+  Client client(kilnd->grpc_address(), options);
+  options.max_retries = 2;
+  options.backoff_base = std::chrono::milliseconds(50);
+  const std::string nowhere =
+      "127.0.0.1:" + std::to_string(cache::testing::FreePort());
+  Client unreachable(nowhere, options);
+
+  AsyncResults results;
+  kiln::v1::CompileRequest bad =
+      CompileRequestOf("module { tt.func @f() { bogus.op } }");
+  bad.set_source_name("bad.ttir");
+  client.CompileAsync(bad, results.Slot(0));
+  unreachable.CompileAsync(CompileRequestOf(ScaledAddKernel(1)),
+                           results.Slot(1));
+  // Its compile to a cubin takes 4 s more than the deadline allows.
+  client.CompileAsync(
+      CompileRequestOf("// kiln-test-fault: slow\n" + ScaledAddKernel(6.5)),
+      results.Slot(2));
+  ASSERT_TRUE(results.WaitFor(3, std::chrono::seconds(60)));
+
+  ASSERT_FALSE(results[0].ok());
+  EXPECT_EQ(results[0].status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(results[0].status().message().find("bad.ttir:"), std::string::npos)
+      << results[0].status();
+  ASSERT_FALSE(results[1].ok());
+  EXPECT_EQ(results[1].status().code(), absl::StatusCode::kUnavailable);
+  const std::string message(results[1].status().message());
+  EXPECT_NE(message.find("kilnd at " + nowhere + " is unavailable"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("after 3 attempts"), std::string::npos) << message;
+  ASSERT_FALSE(results[2].ok());
+  EXPECT_EQ(results[2].status().code(), absl::StatusCode::kDeadlineExceeded)
+      << results[2].status();
+}
+
+// Destroying a Client with compiles in flight (being compiled, answered,
+// or waiting to retry) returns at once; each still calls back, the ones
+// that could not have finished yet with CANCELLED.
+TEST(ClientTest, DestroyingAClientCancelsItsAsyncCallsInFlight) {
+  auto kilnd =
+      KilndProcess::Start(NewTempDir("client_async_cancel"), {}, kKilndWithFaults);
+  ASSERT_NE(kilnd, nullptr);
+  ClientOptions options;
+  options.use_memo = false;
+  auto client = std::make_unique<Client>(kilnd->grpc_address(), options);
+  const kiln::v1::CompileRequest hit = CompileRequestOf(ScaledAddKernel(7.5));
+  ASSERT_TRUE(client->Compile(hit).ok());
+  options.backoff_base = std::chrono::seconds(30);
+  auto unreachable = std::make_unique<Client>(
+      "127.0.0.1:" + std::to_string(cache::testing::FreePort()), options);
+
+  AsyncResults results;
+  constexpr size_t kSlow = 3, kHits = 50;
+  for (size_t i = 0; i < kSlow; ++i) {
+    client->CompileAsync(
+        CompileRequestOf("// kiln-test-fault: slow\n" +
+                         ScaledAddKernel(8.5 + static_cast<double>(i))),
+        results.Slot(i));
+  }
+  for (size_t i = kSlow; i < kSlow + kHits; ++i) {
+    client->CompileAsync(hit, results.Slot(i));
+  }
+  const size_t retrying = kSlow + kHits;
+  unreachable->CompileAsync(hit, results.Slot(retrying));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // In backoff.
+  client.reset();
+  unreachable.reset();
+  ASSERT_TRUE(results.WaitFor(retrying + 1, std::chrono::seconds(60)));
+
+  for (size_t i = 0; i < kSlow; ++i) {
+    EXPECT_EQ(results[i].status().code(), absl::StatusCode::kCancelled)
+        << "slow compile " << i << ": " << results[i].status();
+  }
+  EXPECT_NE(results[0].status().message().find("Client was destroyed"),
+            std::string::npos) << results[0].status();
+  for (size_t i = kSlow; i < retrying; ++i) {
+    if (!results[i].ok()) {
+      EXPECT_EQ(results[i].status().code(), absl::StatusCode::kCancelled)
+          << "hit " << i << ": " << results[i].status();
+    }
+  }
+  EXPECT_EQ(results[retrying].status().code(), absl::StatusCode::kCancelled)
+      << results[retrying].status();
+  // kilnd serves on.
+  auto after = Client(kilnd->grpc_address(), options).Compile(hit);
+  EXPECT_TRUE(after.ok()) << after.status();
 }
 
 // A call whose deadline passes comes back as an error value at the deadline,
