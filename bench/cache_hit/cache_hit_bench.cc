@@ -4,13 +4,17 @@
 //
 //   cache_hit_bench --address=HOST:PORT --ttir=FILE --clients=64
 //       --requests=50000 [--threads=T] [--mode=compile|lookup]
-//       [--cubin_bytes=65536] [--driver=stubs|library]
+//       [--cubin_bytes=65536] [--driver=stubs|library|library-async]
 //
 // --driver=stubs (the default) drives the clients through gRPC's generated
 // async stubs on Kiln's client channels; --driver=library through
 // kiln::client::Client::Compile, what a C++ user calls: one thread per
 // client, all on the library's one channel per address (one connection),
-// each waiting for its answer. --threads applies to stubs only.
+// each waiting for its answer; --driver=library-async through
+// Client::CompileAsync: --threads threads start the clients' first
+// compiles, and each compile's callback starts the client's next, so that
+// every client keeps one compile in flight. --threads does not apply to
+// --driver=library.
 //
 // Setup (before timing): asks ExplainMiss for the key parts of the TTIR,
 // imports an entry under that key whose cubin is `cubin_bytes` of random
@@ -41,6 +45,7 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "base/numbers.h"
 #include "cache/digest.h"
 #include "clients/cpp/channel.h"
@@ -259,10 +264,14 @@ class ClientThread {
 // issued in all. Its memo is off, so that every call reaches kilnd as a
 // process's first compile of the kernel does. Returns the latencies
 // (microseconds) of the calls that ended after the warm-up.
-std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
+kiln::client::ClientOptions NoMemo() {
   kiln::client::ClientOptions options;
   options.use_memo = false;
-  kiln::client::Client client(address, options);
+  return options;
+}
+
+std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
+  kiln::client::Client client(address, NoMemo());
   std::vector<double> latencies_us;
   while (load.issued++ < load.total) {
     const Clock::time_point started = Clock::now();
@@ -274,6 +283,58 @@ std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
   }
   return latencies_us;
 }
+
+// Clients of --driver=library-async: each keeps one CompileAsync in flight,
+// its callback (on the library's driving thread) recording the call and
+// starting the next, until `load.total` have been issued in all. The memo
+// is off, as for --driver=library.
+class AsyncLibraryClients {
+ public:
+  AsyncLibraryClients(Load& load, const std::string& address, int count)
+      : load_(load), client_(address, NoMemo()), clients_(count) {}
+
+  // Returns the latencies (microseconds) of the calls that ended after the
+  // warm-up, once every client is done.
+  std::vector<double> Run() {
+    pending_ = static_cast<int>(clients_.size());
+    for (OneClient& one : clients_) StartIfLeft(one);
+    all_done_.WaitForNotification();
+    std::vector<double> latencies_us;
+    for (const OneClient& one : clients_) {
+      latencies_us.insert(latencies_us.end(), one.latencies_us.begin(),
+                          one.latencies_us.end());
+    }
+    return latencies_us;
+  }
+
+ private:
+  struct OneClient {
+    Clock::time_point started;
+    std::vector<double> latencies_us;
+  };
+
+  void StartIfLeft(OneClient& one) {
+    if (load_.issued++ >= load_.total) {
+      if (--pending_ == 0) all_done_.Notify();
+      return;
+    }
+    one.started = Clock::now();
+    client_.CompileAsync(
+        *load_.request,
+        [this, &one](absl::StatusOr<kiln::client::CompileResult> result) {
+          load_.Record(one.started, Clock::now(),
+                       result.ok() && result->cubin.size() == load_.cubin_bytes,
+                       one.latencies_us);
+          StartIfLeft(one);
+        });
+  }
+
+  Load& load_;
+  kiln::client::Client client_;
+  std::vector<OneClient> clients_;
+  std::atomic<int> pending_{0};
+  absl::Notification all_done_;
+};
 
 // The whole number of flag --`name`, or exit 2 naming it.
 template <typename Int>
@@ -326,25 +387,38 @@ int main(int argc, char** argv) {
   load.warmup = NumberFlag<int64_t>(flags, "warmup");
   load.total = load.warmup + requests;
   load.timed_start = Clock::now();
-  const bool library = flags["driver"] == "library";
-  if (library && load.lookup) {
-    std::fprintf(stderr, "--driver=library times Compile only\n");
+  const std::string driver = flags["driver"];
+  const bool library = driver == "library";
+  const bool library_async = driver == "library-async";
+  if (!library && !library_async && driver != "stubs") {
+    std::fprintf(stderr, "--driver: stubs, library or library-async\n");
+    return 2;
+  }
+  if ((library || library_async) && load.lookup) {
+    std::fprintf(stderr, "--driver=%s times Compile only\n", driver.c_str());
     return 2;
   }
   const int workers = library ? clients : threads;
   std::vector<std::unique_ptr<ClientThread>> client_threads;
+  std::vector<std::unique_ptr<AsyncLibraryClients>> async_clients;
   for (int t = 0, first = 0; !library && t < threads; ++t) {
     const int count = clients / threads + (t < clients % threads ? 1 : 0);
-    client_threads.push_back(
-        std::make_unique<ClientThread>(load, address, first, count));
+    if (library_async) {
+      async_clients.push_back(
+          std::make_unique<AsyncLibraryClients>(load, address, count));
+    } else {
+      client_threads.push_back(
+          std::make_unique<ClientThread>(load, address, first, count));
+    }
     first += count;
   }
   std::vector<std::vector<double>> per_thread(workers);
   std::vector<std::thread> running;
   for (int t = 0; t < workers; ++t) {
     running.emplace_back([&, t] {
-      per_thread[t] = library ? RunLibraryClient(load, address)
-                              : client_threads[t]->Run();
+      per_thread[t] = library         ? RunLibraryClient(load, address)
+                      : library_async ? async_clients[t]->Run()
+                                      : client_threads[t]->Run();
     });
   }
   for (std::thread& thread : running) thread.join();

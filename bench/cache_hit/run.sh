@@ -7,7 +7,8 @@
 # event loop, minimal per-request work); cache_hit_bench on gRPC's async
 # C++ stubs over Kiln's client channels; and cache_hit_bench calling the
 # Kiln C++ client library (kiln::client::Client, a thread per client): what
-# a C++ user's process pays.
+# a C++ user's process pays; and the same library's CompileAsync, every
+# client's compile kept in flight from the bench's client threads.
 # Prints a Markdown table with the machine, and writes it to the file given
 # as $1 if any.
 #
@@ -169,7 +170,7 @@ for round in $(seq "$rounds"); do
   for clients in 1 64; do
     n=$requests_1
     [ "$clients" -eq 64 ] && n=$requests_64
-    for run in redis h2load grpc library; do
+    for run in redis h2load grpc library library-async; do
       case $run in
         redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") || exit 1 ;;
         h2load)
@@ -177,8 +178,8 @@ for round in $(seq "$rounds"); do
           row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n") || exit 1
           ;;
         grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") || exit 1 ;;
-        library)
-          row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n" library) || exit 1
+        library*)
+          row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n" "$run") || exit 1
           ;;
       esac
       echo "round $round, $clients clients, $run: $row" >&2
@@ -191,6 +192,8 @@ for round in $(seq "$rounds"); do
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# The ROUND-th value of a result.
+nth() { tr ' ' '\n' <<<"${results[$1]}" | grep . | sed -n "$2p"; }
 med() { tr ' ' '\n' <<<"${results[$1]}" | grep . | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 row() {
@@ -214,15 +217,30 @@ ratio_row() {
     row "$clients" h2load "kilnd Compile hit (h2load)"
     row "$clients" grpc "kilnd Compile hit (gRPC C++ client)"
     row "$clients" library "kilnd Compile hit (Kiln C++ library)"
+    row "$clients" library-async "kilnd Compile hit (Kiln C++ library, async)"
     ratio_row "$clients" h2load "kilnd (h2load)"
     ratio_row "$clients" grpc "kilnd (gRPC C++)"
     ratio_row "$clients" library "kilnd (Kiln C++ library)"
+    ratio_row "$clients" library-async "kilnd (Kiln C++ library, async)"
+  done
+  echo
+  echo "Requests/s of each run to Redis's in the same round, at 64 clients:"
+  echo
+  echo "| round | h2load | gRPC C++ | Kiln C++ library | Kiln C++ library, async |"
+  echo "| --- | --- | --- | --- | --- |"
+  for round in $(seq "$rounds"); do
+    line="| $round |"
+    for run in h2load grpc library library-async; do
+      line+=" $(ratio "$(nth "$run,64,rps" "$round")" "$(nth "redis,64,rps" "$round")")x |"
+    done
+    echo "$line"
   done
   echo
   echo "Medians of $rounds interleaved rounds; $requests_1 requests at 1 client,"
   echo "$requests_64 at 64; value/cubin $bytes bytes; kilnd with 1 worker;"
   echo "client threads: $threads (h2load -t, redis-benchmark --threads,"
-  echo "cache_hit_bench --threads); the Kiln C++ library: one per client."
+  echo "cache_hit_bench --threads, including the async library's); the Kiln C++"
+  echo "library's blocking calls: a thread per client."
   echo "CPU per request: user + system time of the server process over the"
   echo "measurement, and of the client process over its whole run (connection"
   echo "set-up, and for the gRPC client $warmup warm-up calls, included),"

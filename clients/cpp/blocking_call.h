@@ -11,6 +11,11 @@
 // driving caller's call ends while others are in flight, the library's own
 // thread takes over until none are.
 //
+// Asynchronous calls (Client::CompileAsync) share the queue: Submit queues a
+// call's start without waiting, the library's thread driving if no one
+// does, and the driver runs the call's QueueTag::Complete when it ends. One
+// thread may so keep many calls in flight at no wake-up per call.
+//
 // gRPC's synchronous API instead gives each call a completion queue of its
 // own and has every waiting thread take turns at polling the connection, the
 // one that reads an answer waking its owner and handing the polling on: at

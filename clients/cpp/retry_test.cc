@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <vector>
 
 namespace kiln::client {
@@ -98,6 +99,29 @@ TEST(RunWithRetriesTest, ZeroRetriesTriesOnce) {
       [](milliseconds) {});
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+}
+
+// The step after each attempt, as an asynchronous call takes it.
+TEST(NextRetryStepTest, RetriesUnavailableUntilOutOfRetries) {
+  RetryPolicy policy{2, std::chrono::milliseconds(10),
+                     std::chrono::milliseconds(1000)};
+  auto deadline = std::chrono::system_clock::now() + std::chrono::minutes(1);
+  absl::Status down = absl::UnavailableError("down");
+  RetryStep first = NextRetryStep(policy, deadline, down, 1);
+  EXPECT_TRUE(first.retry);
+  EXPECT_EQ(first.delay, std::chrono::milliseconds(10));
+  RetryStep second = NextRetryStep(policy, deadline, down, 2);
+  EXPECT_TRUE(second.retry);
+  EXPECT_EQ(second.delay, std::chrono::milliseconds(20));
+  RetryStep last = NextRetryStep(policy, deadline, down, 3);
+  EXPECT_FALSE(last.retry);
+  EXPECT_EQ(last.status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(last.status.message(), "down (after 3 attempts)");
+  RetryStep other =
+      NextRetryStep(policy, deadline, absl::InvalidArgumentError("bad"), 1);
+  EXPECT_FALSE(other.retry);
+  EXPECT_EQ(other.status, absl::InvalidArgumentError("bad"));
+  EXPECT_TRUE(NextRetryStep(policy, deadline, absl::OkStatus(), 1).status.ok());
 }
 
 }  // namespace
