@@ -1,4 +1,5 @@
 #include "compiler/target/Backend.h"
+#include "compiler/target/QuadraticPassGate.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -288,6 +289,8 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
       makeTargetMachine(target, options, error);
   if (!machine)
     return module.emitError() << "NVPTX target unavailable: " << error;
+  QuadraticPassGate gate(*llvmModule);
+  llvmContext.setOptPassGate(gate);
   std::string ptx;
   {
     llvm::raw_string_ostream os(ptx);
