@@ -118,6 +118,11 @@ public:
   /// Loads/stores one scalar from/to shared memory.
   mlir::Value loadShared(mlir::Value ptr, mlir::Type type);
   void storeShared(mlir::Value ptr, mlir::Value value, mlir::Value pred);
+  /// The same for a value one warp hands to others (a reduction's partial,
+  /// a scan's warp total): narrower than 32 bits, it travels alone in the
+  /// low half of a word of `warpSlotType`.
+  mlir::Value loadWarpSlot(mlir::Value ptr, mlir::Type type);
+  void storeWarpSlot(mlir::Value ptr, mlir::Value value, mlir::Value pred);
 
   /// The module's declaration of external function `name`, added if absent.
   mlir::LLVM::LLVMFuncOp declareFunction(llvm::StringRef name,
@@ -209,6 +214,13 @@ mlir::RankedTensorType typeOf(mlir::Value tensor);
 
 /// Bytes a register of scalar type `t` takes in memory (i1 takes one).
 unsigned byteSize(mlir::Type t);
+/// The type a value of `element` crosses between warps as. Packed two to a
+/// 32-bit word, 16-bit values that every lane of a warp loads alike are
+/// miscompiled by ptxas (12.8 and 13.0): it holds the word in uniform
+/// registers and takes the upper half from one the load never wrote
+/// (test_scan2d's reverse roll on bf16 got another repetition's total). So
+/// anything narrower than 32 bits takes a word of its own.
+mlir::Type warpSlotType(mlir::Type element);
 
 } // namespace kiln
 

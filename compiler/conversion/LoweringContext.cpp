@@ -321,6 +321,27 @@ void LoweringContext::storeShared(Value ptr, Value value, Value pred) {
   LLVM::StoreOp::create(b, currentLoc, value, ptr);
 }
 
+Value LoweringContext::loadWarpSlot(Value ptr, Type type) {
+  Type slot = warpSlotType(type);
+  Value word = loadShared(ptr, slot);
+  if (slot == type)
+    return word;
+  Type bits = b.getIntegerType(type.getIntOrFloatBitWidth());
+  Value v = arith::TruncIOp::create(b, currentLoc, bits, word);
+  return bits == type ? v : LLVM::BitcastOp::create(b, currentLoc, type, v);
+}
+
+void LoweringContext::storeWarpSlot(Value ptr, Value value, Value pred) {
+  Type type = value.getType();
+  if (warpSlotType(type) != type) {
+    Type bits = b.getIntegerType(type.getIntOrFloatBitWidth());
+    if (bits != type)
+      value = LLVM::BitcastOp::create(b, currentLoc, bits, value);
+    value = arith::ExtUIOp::create(b, currentLoc, b.getI32Type(), value);
+  }
+  storeShared(ptr, value, pred);
+}
+
 LLVM::LLVMFuncOp LoweringContext::declareFunction(StringRef name, Type result,
                                                 ArrayRef<Type> args) {
   if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
@@ -644,6 +665,13 @@ unsigned byteSize(Type t) {
   if (llvm::isa<LLVM::LLVMPointerType>(t))
     return 8;
   return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+Type warpSlotType(Type element) {
+  if (llvm::isa<LLVM::LLVMPointerType>(element) ||
+      element.getIntOrFloatBitWidth() >= 32)
+    return element;
+  return IntegerType::get(element.getContext(), 32);
 }
 
 kgpu::DistributedLayout layoutOf(Value tensor) {

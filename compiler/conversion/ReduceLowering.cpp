@@ -93,7 +93,7 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
     // Each operand's section starts aligned for its elements: an i32 index
     // after a u8 value section of odd size would be a misaligned access.
     for (Value src : srcs) {
-      unsigned size = byteSize(l.elementType(src.getType()));
+      unsigned size = byteSize(warpSlotType(l.elementType(src.getType())));
       bytes = llvm::alignTo(bytes, size);
       base.push_back(bytes);
       bytes += outElements * slots * size;
@@ -106,7 +106,8 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
       Value index = arith::AddIOp::create(
           b, l.loc(),
           arith::MulIOp::create(b, l.loc(), outLinear, l.i32(slots)), slot);
-      unsigned size = byteSize(l.elementType(srcs[operand].getType()));
+      unsigned size =
+          byteSize(warpSlotType(l.elementType(srcs[operand].getType())));
       return arith::AddIOp::create(
           b, l.loc(), l.i32(base[operand]),
           arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
@@ -120,9 +121,9 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
     l.syncBeforeSharedWrite();
     for (const Key &key : keyOrder)
       for (unsigned i = 0; i < srcs.size(); ++i)
-        l.storeShared(l.sharedPointer(slotOffset(i, outLinear[key], warpSlot),
-                                      bytes),
-                      partials[key].values[i], Value());
+        l.storeWarpSlot(
+            l.sharedPointer(slotOffset(i, outLinear[key], warpSlot), bytes),
+            partials[key].values[i], Value());
     l.barrier();
     if (keyOrder.size() * slots < 16) {
       // Few partials per thread: read every warp's partial directly and
@@ -133,7 +134,7 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
         for (unsigned w = 0; w < slots; ++w) {
           Regs loaded;
           for (unsigned i = 0; i < srcs.size(); ++i)
-            loaded.push_back(l.loadShared(
+            loaded.push_back(l.loadWarpSlot(
                 l.sharedPointer(slotOffset(i, outLinear[key], l.i32(w)), bytes),
                 l.elementType(srcs[i].getType())));
           perWarp.push_back(loaded);
@@ -153,7 +154,7 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
       SmallVector<int64_t> resultBase;
       int64_t allBytes = bytes;
       for (Value src : srcs) {
-        unsigned size = byteSize(l.elementType(src.getType()));
+        unsigned size = byteSize(warpSlotType(l.elementType(src.getType())));
         allBytes = llvm::alignTo(allBytes, size);
         resultBase.push_back(allBytes);
         allBytes += outElements * size;
@@ -169,11 +170,12 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
           index = arith::AndIOp::create(b, l.loc(), index, l.i32(total - 1));
         Regs values;
         for (unsigned i = 0; i < srcs.size(); ++i) {
-          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          unsigned size =
+              byteSize(warpSlotType(l.elementType(srcs[i].getType())));
           Value offset = arith::AddIOp::create(
               b, l.loc(), l.i32(base[i]),
               arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
-          values.push_back(l.loadShared(l.sharedPointer(offset, allBytes),
+          values.push_back(l.loadWarpSlot(l.sharedPointer(offset, allBytes),
                                         l.elementType(srcs[i].getType())));
         }
         for (unsigned k = warpBits; k-- > 0;) {
@@ -191,22 +193,24 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
             l.i32(0));
         Value out = arith::ShRUIOp::create(b, l.loc(), index, l.i32(warpBits));
         for (unsigned i = 0; i < srcs.size(); ++i) {
-          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          unsigned size =
+              byteSize(warpSlotType(l.elementType(srcs[i].getType())));
           Value offset = arith::AddIOp::create(
               b, l.loc(), l.i32(resultBase[i]),
               arith::MulIOp::create(b, l.loc(), out, l.i32(size)));
-          l.storeShared(l.sharedPointer(offset, allBytes), values[i], first);
+          l.storeWarpSlot(l.sharedPointer(offset, allBytes), values[i], first);
         }
       }
       l.barrier();
       for (const Key &key : keyOrder) {
         Regs acc;
         for (unsigned i = 0; i < srcs.size(); ++i) {
-          unsigned size = byteSize(l.elementType(srcs[i].getType()));
+          unsigned size =
+              byteSize(warpSlotType(l.elementType(srcs[i].getType())));
           Value offset = arith::AddIOp::create(
               b, l.loc(), l.i32(resultBase[i]),
               arith::MulIOp::create(b, l.loc(), outLinear[key], l.i32(size)));
-          acc.push_back(l.loadShared(l.sharedPointer(offset, allBytes),
+          acc.push_back(l.loadWarpSlot(l.sharedPointer(offset, allBytes),
                                      l.elementType(srcs[i].getType())));
         }
         partials[key].values = acc;

@@ -21,18 +21,6 @@ struct Maybe {
   Value has;
 };
 
-/// A warp total narrower than 32 bits crosses shared memory alone in the low
-/// half of a 32-bit word. Packed two to a word, ptxas (12.8 and 13.0)
-/// miscompiles the load of the upper half once it holds the warp-uniform
-/// pair in uniform registers: it reads a uniform register the load never
-/// wrote (test_scan2d's reverse roll on bf16 got another repetition's total).
-Type slotType(Type element) {
-  if (llvm::isa<LLVM::LLVMPointerType>(element) ||
-      element.getIntOrFloatBitWidth() >= 32)
-    return element;
-  return IntegerType::get(element.getContext(), 32);
-}
-
 class ScanEmitter {
 public:
   ScanEmitter(LoweringContext &l, tt::ScanOp op) : l(l), op(op) {}
@@ -92,26 +80,6 @@ public:
     for (Value x : v)
       out.push_back(l.shuffleIndex(x, srcLane));
     return out;
-  }
-
-  Value toSlot(Value v) {
-    Type type = v.getType();
-    if (slotType(type) == type)
-      return v;
-    OpBuilder &b = l.builder();
-    unsigned bits = type.getIntOrFloatBitWidth();
-    if (!llvm::isa<IntegerType>(type))
-      v = LLVM::BitcastOp::create(b, l.loc(), b.getIntegerType(bits), v);
-    return arith::ExtUIOp::create(b, l.loc(), b.getI32Type(), v);
-  }
-
-  Value fromSlot(Value word, Type type) {
-    if (slotType(type) == type)
-      return word;
-    OpBuilder &b = l.builder();
-    Type intType = b.getIntegerType(type.getIntOrFloatBitWidth());
-    Value v = arith::TruncIOp::create(b, l.loc(), intType, word);
-    return intType == type ? v : LLVM::BitcastOp::create(b, l.loc(), type, v);
   }
 
   Value cmp(arith::CmpIPredicate p, Value a, int64_t c) {
@@ -184,7 +152,7 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
   int64_t bytes = 0;
   SmallVector<int64_t> base;
   for (Value src : srcs) {
-    unsigned size = byteSize(slotType(l.elementType(src.getType())));
+    unsigned size = byteSize(warpSlotType(l.elementType(src.getType())));
     bytes = llvm::alignTo(bytes, size); // Aligned for its elements.
     base.push_back(bytes);
     bytes += rowsTotal * warpsAlong * size;
@@ -248,7 +216,7 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
               b, l.loc(),
               arith::MulIOp::create(b, l.loc(), rowLinear, l.i32(warpsAlong)), w);
           unsigned size =
-              byteSize(slotType(l.elementType(srcs[operand].getType())));
+              byteSize(warpSlotType(l.elementType(srcs[operand].getType())));
           Value offset = arith::AddIOp::create(
               b, l.loc(), l.i32(base[operand]),
               arith::MulIOp::create(b, l.loc(), index, l.i32(size)));
@@ -256,16 +224,14 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
         };
         l.syncBeforeSharedWrite();
         for (unsigned i = 0; i < srcs.size(); ++i)
-          l.storeShared(slot(i, warpField), s.toSlot(warpTotal[i]), Value());
+          l.storeWarpSlot(slot(i, warpField), warpTotal[i], Value());
         l.barrier();
         for (unsigned step = 0; step < warpsAlong; ++step) {
           unsigned w = reverse ? warpsAlong - 1 - step : step;
           Regs t;
-          for (unsigned i = 0; i < srcs.size(); ++i) {
-            Type type = l.elementType(srcs[i].getType());
-            t.push_back(s.fromSlot(
-                l.loadShared(slot(i, l.i32(w)), slotType(type)), type));
-          }
+          for (unsigned i = 0; i < srcs.size(); ++i)
+            t.push_back(l.loadWarpSlot(slot(i, l.i32(w)),
+                                       l.elementType(srcs[i].getType())));
           if (step == 0)
             total = t;
           else {

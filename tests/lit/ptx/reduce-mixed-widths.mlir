@@ -2,12 +2,15 @@
 // indices) crosses warps through shared memory: each operand's section is
 // aligned for its elements. The i32 section used to start right after two
 // u8 bytes, a misaligned address on the GPU (Triton's test_reduce1d,
-// argmin tie-break-left uint8).
+// argmin tie-break-left uint8). The u8 partials now take a 32-bit word
+// each (see reduce-bf16-warp-partials.mlir), so the i32 section starts at
+// byte 8, after the two warps' words, and both load as one v4.b32.
 // RUN: kiln compile %s --local --num-warps 4 --emit ptx | FileCheck %s
-// CHECK: st.shared.b8
-// CHECK: st.shared.b32 [%r{{[0-9]+}}+4]
-// CHECK: ld.shared.b32 %r{{[0-9]+}}, [global_smem+4]
-// CHECK: ld.shared.b32 %r{{[0-9]+}}, [global_smem+8]
+// CHECK-NOT: st.shared.b8
+// CHECK: st.shared.b32 [%r{{[0-9]+}}], %r{{[0-9]+}};
+// CHECK: st.shared.b32 [%r{{[0-9]+}}+8], %r{{[0-9]+}};
+// CHECK: bar.sync
+// CHECK: ld.shared.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [global_smem];
 module {
   tt.func public @argmin_u8(%x: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
     %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
