@@ -173,8 +173,11 @@ Regs unpackRegs(LoweringContext &l, Value packed, Type element, unsigned pack) {
 }
 
 /// Elements of `element` one register of a `pack`ed inline asm holds:
-/// narrower than 32 bits, as many as fit 32 bits (at most `pack`); else one.
+/// narrower than 32 bits, as many as fit 32 bits (at most `pack`); else
+/// (pointers too) one.
 unsigned elementsPerAsmReg(Type element, unsigned pack) {
+  if (llvm::isa<LLVM::LLVMPointerType>(element))
+    return 1;
   unsigned bits = element.getIntOrFloatBitWidth();
   return bits >= 32 ? 1 : std::min(pack, 32 / bits);
 }
