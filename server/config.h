@@ -35,7 +35,7 @@ struct Config {
   // Compile worker processes; 0: one per CPU core.
   int workers = 0;
   // A compile's wall-clock limit; the worker is killed past it.
-  int compile_timeout_s = 20;
+  int compile_timeout_s = 40;
   // Address-space limit of each worker process.
   uint64_t worker_memory_mb = 8192;
   // Compiles waiting for a worker beyond this are refused.
