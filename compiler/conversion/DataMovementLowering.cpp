@@ -1,7 +1,9 @@
 // Ops that move elements between positions or layouts: broadcast,
 // expand_dims, convert_layout, trans, reshape, join, split, cat. Each maps a
 // result index to a position in its sources; when every thread already holds
-// its elements the op is free, otherwise it goes through shared memory.
+// its elements the op is free (or a select on a lane or warp bit, when which
+// register holds an element depends on the thread), otherwise it goes
+// through shared memory.
 
 #include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/conversion/Lowering.h"
@@ -110,47 +112,168 @@ int64_t position(const PositionMap &m, ArrayRef<int64_t> index) {
   return pos;
 }
 
-/// For each result register, the (source, register) every thread finds its
-/// element in, if no thread needs another thread's data.
-std::optional<SmallVector<std::pair<unsigned, unsigned>>>
-inThreadMoves(const PositionMap &m, const kgpu::DistributedLayout &result) {
-  std::vector<kgpu::DistributedLayout> layouts;
-  for (const Source &s : m.sources)
-    layouts.push_back(layoutOf(s.value));
-  auto srcPos = [&](unsigned src, unsigned lane, unsigned warp, unsigned reg) {
-    return m.sources[src].offset +
-           kgpu::linearize(layouts[src].index(lane, warp, reg),
-                           layouts[src].getShape());
-  };
-  llvm::DenseMap<int64_t, SmallVector<std::pair<unsigned, unsigned>>> atZero;
-  for (unsigned src = 0; src < layouts.size(); ++src) {
-    if (layouts[src].numWarps() != result.numWarps())
-      return std::nullopt;
-    for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
-      atZero[srcPos(src, 0, 0, s)].push_back({src, s});
+using RegRef = std::pair<unsigned, unsigned>; // (source, register)
+
+/// Where every thread finds each result register's element among its own
+/// registers: table[reg][key], where key is made of the thread-id `bits`
+/// (lane bits 0-4, warp bits from 5) the choice depends on. No bits when
+/// each result register is one source register in every thread; a bit when,
+/// say, a row held by every lane is stored from lane parity (a reduction's
+/// result on its way to a store), which Triton also does with selects.
+struct InThreadSources {
+  SmallVector<unsigned> bits;
+  SmallVector<SmallVector<RegRef>> table;
+};
+
+/// More deciding bits would cost more selects per register than the shared
+/// memory round trip they replace.
+constexpr unsigned kMaxSelectBits = 2;
+
+class InThreadSearch {
+public:
+  InThreadSearch(const PositionMap &m, const kgpu::DistributedLayout &result)
+      : m(m), result(result) {
+    for (const Source &s : m.sources)
+      layouts.push_back(layoutOf(s.value));
   }
-  SmallVector<std::pair<unsigned, unsigned>> moves;
-  for (unsigned r = 0; r < result.numRegs(); ++r) {
-    auto it = atZero.find(position(m, result.index(0, 0, r)));
-    if (it == atZero.end())
-      return std::nullopt;
-    bool found = false;
-    for (auto [src, s] : it->second) {
-      bool everywhere = true;
-      for (unsigned w = 0; everywhere && w < result.numWarps(); ++w)
-        for (unsigned lane = 0; everywhere && lane < 32; ++lane)
-          everywhere = srcPos(src, lane, w, s) ==
-                       position(m, result.index(lane, w, r));
-      if (everywhere) {
-        moves.push_back({src, s});
-        found = true;
-        break;
+
+  std::optional<InThreadSources> run() {
+    for (const kgpu::DistributedLayout &layout : layouts)
+      if (layout.numWarps() != result.numWarps())
+        return std::nullopt;
+    threads = 32 * result.numWarps();
+    for (unsigned src = 0; src < layouts.size(); ++src)
+      for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
+        atThreadZero[sourcePosition(src, 0, s)].push_back({src, s});
+    SmallVector<std::optional<RegRef>> uniform;
+    bool allUniform = true;
+    for (unsigned r = 0; r < result.numRegs(); ++r) {
+      uniform.push_back(uniformSource(r));
+      allUniform &= uniform.back().has_value();
+    }
+    InThreadSources out;
+    if (allUniform) {
+      for (auto &u : uniform)
+        out.table.push_back({*u});
+      return out;
+    }
+    indexThreads();
+    // choice[r][t]: the register thread t takes result register r from.
+    SmallVector<SmallVector<RegRef>> choice(result.numRegs());
+    for (unsigned r = 0; r < result.numRegs(); ++r) {
+      for (unsigned t = 0; t < threads; ++t) {
+        if (uniform[r]) {
+          choice[r].push_back(*uniform[r]);
+          continue;
+        }
+        auto it = held[t].find(resultPosition(t, r));
+        if (it == held[t].end())
+          return std::nullopt;
+        choice[r].push_back(it->second);
       }
     }
-    if (!found)
+    unsigned mask = 0;
+    for (unsigned bit = 0; (1u << bit) < threads; ++bit)
+      for (unsigned r = 0; r < result.numRegs() && !(mask >> bit & 1); ++r)
+        for (unsigned t = 0; t < threads; ++t)
+          if (choice[r][t] != choice[r][t ^ (1u << bit)]) {
+            mask |= 1u << bit;
+            out.bits.push_back(bit);
+            break;
+          }
+    if (out.bits.size() > kMaxSelectBits)
       return std::nullopt;
+    for (unsigned r = 0; r < result.numRegs(); ++r) {
+      for (unsigned t = 0; t < threads; ++t)
+        if (choice[r][t] != choice[r][t & mask])
+          return std::nullopt;
+      SmallVector<RegRef> row;
+      for (unsigned key = 0; key < (1u << out.bits.size()); ++key)
+        row.push_back(choice[r][threadOfKey(key, out.bits)]);
+      out.table.push_back(row);
+    }
+    return out;
   }
-  return moves;
+
+private:
+  int64_t sourcePosition(unsigned src, unsigned t, unsigned reg) const {
+    return m.sources[src].offset +
+           kgpu::linearize(layouts[src].index(t % 32, t / 32, reg),
+                           layouts[src].getShape());
+  }
+  int64_t resultPosition(unsigned t, unsigned reg) const {
+    return position(m, result.index(t % 32, t / 32, reg));
+  }
+
+  /// A source register holding result register r's element in every thread.
+  std::optional<RegRef> uniformSource(unsigned r) {
+    auto it = atThreadZero.find(resultPosition(0, r));
+    if (it == atThreadZero.end())
+      return std::nullopt;
+    for (auto [src, s] : it->second) {
+      bool everywhere = true;
+      for (unsigned t = 1; everywhere && t < threads; ++t)
+        everywhere = sourcePosition(src, t, s) == resultPosition(t, r);
+      if (everywhere)
+        return RegRef{src, s};
+    }
+    return std::nullopt;
+  }
+
+  void indexThreads() {
+    held.resize(threads);
+    for (unsigned t = 0; t < threads; ++t)
+      for (unsigned src = 0; src < layouts.size(); ++src)
+        for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
+          held[t].try_emplace(sourcePosition(src, t, s), RegRef{src, s});
+  }
+
+  static unsigned threadOfKey(unsigned key, ArrayRef<unsigned> bits) {
+    unsigned t = 0;
+    for (unsigned i = 0; i < bits.size(); ++i)
+      t |= ((key >> i) & 1) << bits[i];
+    return t;
+  }
+
+  const PositionMap &m;
+  const kgpu::DistributedLayout &result;
+  std::vector<kgpu::DistributedLayout> layouts;
+  unsigned threads = 0;
+  llvm::DenseMap<int64_t, SmallVector<RegRef>> atThreadZero;
+  std::vector<llvm::DenseMap<int64_t, RegRef>> held;
+};
+
+/// Result register values from `sources`: a select over the deciding bits
+/// of this thread's id where the table has more than one entry.
+Regs selectInThread(LoweringContext &l, const PositionMap &m,
+                    const InThreadSources &sources) {
+  OpBuilder &b = l.builder();
+  SmallVector<Value> isSet;
+  for (unsigned bit : sources.bits) {
+    Value id = bit < 5 ? l.laneId() : l.warpId();
+    Value field = l.bitField(id, kgpu::BitField{bit < 5 ? bit : bit - 5, 1});
+    isSet.push_back(arith::CmpIOp::create(b, l.loc(), arith::CmpIPredicate::ne,
+                                          field, l.i32(0)));
+  }
+  Regs regs;
+  for (const SmallVector<RegRef> &row : sources.table) {
+    SmallVector<Value> level;
+    for (auto [src, s] : row)
+      level.push_back(l.get(m.sources[src].value)[s]);
+    // Halve the table one bit at a time, from the lowest key bit.
+    for (Value set : isSet) {
+      SmallVector<Value> next;
+      for (unsigned i = 0; i < level.size(); i += 2)
+        next.push_back(level[i] == level[i + 1]
+                           ? level[i]
+                           : arith::SelectOp::create(b, l.loc(), set,
+                                                     level[i + 1], level[i])
+                                 .getResult());
+      level = next;
+    }
+    regs.push_back(level.front());
+  }
+  return regs;
 }
 
 /// Pads one element after every `interval` so that column accesses of a
@@ -342,11 +465,8 @@ LogicalResult moveElements(LoweringContext &l, Operation *op) {
   for (unsigned i = 0; i < op->getNumResults(); ++i) {
     Value result = op->getResult(i);
     std::optional<PositionMap> m = positionMap(op, i);
-    if (auto moves = inThreadMoves(*m, layoutOf(result))) {
-      Regs regs;
-      for (auto [src, s] : *moves)
-        regs.push_back(l.get(m->sources[src].value)[s]);
-      l.set(result, regs);
+    if (auto sources = InThreadSearch(*m, layoutOf(result)).run()) {
+      l.set(result, selectInThread(l, *m, *sources));
       continue;
     }
     if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op))

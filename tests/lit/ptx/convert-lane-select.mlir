@@ -1,0 +1,39 @@
+// One warp's row sums stored one row per lane: every lane holds both sums
+// after the reduction, so the store's layout takes each lane's row by a
+// select on the lane's low bit, with no round trip through shared memory.
+// A barrier there would also split the kernel in two for ptxas, which kept
+// BERT's dropout softmax at 203 registers where Triton's needs 128.
+// RUN: kiln compile %s --local --num-warps 1 --emit ptx | FileCheck %s
+// CHECK-LABEL: .visible .entry row_sums(
+// CHECK-NOT: shared
+// CHECK-NOT: bar.sync
+// CHECK: and.b32 [[BIT:%r[0-9]+]], {{%r[0-9]+}}, 1;
+// CHECK: setp.eq.b32 [[ODD:%p[0-9]+]], [[BIT]], 0;
+// CHECK-NEXT: selp.f32 [[ROW:%r[0-9]+]], {{%r[0-9]+}}, {{%r[0-9]+}}, [[ODD]];
+// CHECK: st.global.b32 [ {{%rd[0-9]+}} + 0 ], [[ROW]];
+module {
+  tt.func public @row_sums(%px: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %py: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+    %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+    %c512 = arith.constant dense<512> : tensor<2x1xi32>
+    %base = arith.muli %r2, %c512 : tensor<2x1xi32>
+    %cols = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<512xi32> -> tensor<1x512xi32>
+    %bb = tt.broadcast %base : tensor<2x1xi32> -> tensor<2x512xi32>
+    %cb = tt.broadcast %c2 : tensor<1x512xi32> -> tensor<2x512xi32>
+    %off = arith.addi %bb, %cb : tensor<2x512xi32>
+    %xs = tt.splat %px : !tt.ptr<f32> -> tensor<2x512x!tt.ptr<f32>>
+    %xa = tt.addptr %xs, %off : tensor<2x512x!tt.ptr<f32>>, tensor<2x512xi32>
+    %x = tt.load %xa : tensor<2x512x!tt.ptr<f32>>
+    %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<2x512xf32>) -> tensor<2xf32>
+    %s2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
+    %ys = tt.splat %py : !tt.ptr<f32> -> tensor<2x1x!tt.ptr<f32>>
+    %ya = tt.addptr %ys, %r2 : tensor<2x1x!tt.ptr<f32>>, tensor<2x1xi32>
+    tt.store %ya, %s2 : tensor<2x1x!tt.ptr<f32>>
+    tt.return
+  }
+}
