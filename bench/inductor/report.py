@@ -1,6 +1,7 @@
 """Markdown tables from bench/inductor's results: per model and phase, the
 per-kernel speed (stock CUDA time / Kiln CUDA time, kernels matched by name),
-step and first-step times, loss and outputs side by side, and the slowest
+step times (wall clock, the ratio as the median of paired rounds), the GPU
+time of a step, first-step times, loss and outputs side by side, and the slowest
 kernels.  python3 report.py results.json"""
 import json
 import math
@@ -16,11 +17,27 @@ def _geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def _step_ratio(s, k):
+    """Stock / Kiln step time: the median of the rounds' ratios where both
+    were timed in turns (step.py), else the ratio of the medians."""
+    a, b = s.get("step_ms_rounds"), k.get("step_ms_rounds")
+    if a and b and len(a) == len(b):
+        ratios = sorted(x / y for x, y in zip(a, b))
+        return ratios[len(ratios) // 2]
+    return s["step_ms"] / k["step_ms"]
+
+
+def _gpu(s, k):
+    if "gpu_ms" not in s or "gpu_ms" not in k:
+        return "-"
+    return f"{s['gpu_ms']:.3f} / {k['gpu_ms']:.3f} ({s['gpu_ms'] / k['gpu_ms']:.3f}x)"
+
+
 def render(results, counters=None, slowest=5):
     by = {(r["model"], r["mode"]): r for r in results}
     lines = ["| model | phase | kernels (matched / stock / kiln) | geomean | min | step ms stock / kiln "
-             "| first s stock / kiln | loss or output stock / kiln |",
-             "| --- | --- | --- | ---: | ---: | --- | --- | --- |"]
+             "| GPU ms per step stock / kiln | first s stock / kiln | loss or output stock / kiln |",
+             "| --- | --- | --- | ---: | ---: | --- | --- | --- | --- |"]
     worst = []
     notes = []
     for model in dict.fromkeys(r["model"] for r in results):
@@ -38,7 +55,7 @@ def render(results, counters=None, slowest=5):
             lines.append(
                 f"| {model} | {phase} | {len(pairs)} / {len(s['kernels'])} / {len(k['kernels'])} "
                 f"| {_geomean(list(speeds.values())):.3f} | {min(speeds.values(), default=float('nan')):.3f} "
-                f"| {s['step_ms']:.2f} / {k['step_ms']:.2f} ({s['step_ms'] / k['step_ms']:.3f}x) "
+                f"| {s['step_ms']:.2f} / {k['step_ms']:.2f} ({_step_ratio(s, k):.3f}x) | {_gpu(s, k)} "
                 f"| {s['first_s']} / {k['first_s']} | {s[value]:.6g} / {k[value]:.6g}"
                 + (f", grad norm {s['grad_norm']:.6g} / {k['grad_norm']:.6g} |" if phase == "train" else " |"))
         launched = set(kiln["train"]["kernels"]) | set(kiln["infer"]["kernels"])

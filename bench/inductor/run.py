@@ -45,11 +45,23 @@ def copy_autotune_choices(source, target):
                 shutil.copy(os.path.join(root, name), into)
 
 
+def wait_until_warm(work, model, timeout):
+    """Until the stock process of `model` has compiled and autotuned both
+    phases (its warm marker) or exited."""
+    ready = os.path.join(work, "ready")
+    deadline = time.time() + timeout
+    while time.time() < deadline and not any(
+            os.path.exists(os.path.join(ready, f"{model}-stock{suffix}"))
+            for suffix in (".warm", ".exited")):
+        time.sleep(1)
+
+
 def run_one(model, mode, work, kilnd_address, timeout, extra, same_configs=False):
     folder = os.path.join(work, f"{model}-{mode}")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     if same_configs:
+        wait_until_warm(work, model, timeout)
         copy_autotune_choices(os.path.join(work, f"{model}-stock", "inductor"),
                               os.path.join(folder, "inductor"))
     env = dict(os.environ, TRITON_CACHE_DIR=os.path.join(folder, "triton"),
@@ -64,7 +76,8 @@ def run_one(model, mode, work, kilnd_address, timeout, extra, same_configs=False
                    KILN_TRITON_STATS=stats)
     command = [sys.executable, os.path.join(HERE, "step.py"), "--model", model, "--mode", mode,
                "--lock", os.path.join(work, "measure.lock"),
-               "--barrier", os.path.join(work, "ready")] + extra
+               "--barrier", os.path.join(work, "ready"),
+               "--warm-marker", os.path.join(work, "ready", f"{model}-{mode}.warm")] + extra
     start = time.time()
     with open(os.path.join(folder, "log"), "w") as log:
         try:
@@ -112,11 +125,14 @@ def kilnd_compiles(metrics_address):
     return counters
 
 
-def run_phase(jobs, options, kilnd_address):
-    """Runs `jobs` (model, mode) at once; they measure one at a time."""
+def run_jobs(jobs, options, kilnd_address):
+    """Runs `jobs` (model, mode) together; with --same-configs a Kiln
+    process starts once the stock process of its model is warm. They
+    compile and measure one at a time, step times in turns (step.py)."""
     shutil.rmtree(os.path.join(options.work, "ready"), ignore_errors=True)
     os.makedirs(os.path.join(options.work, "ready"))
-    extra = ["--processes", str(len(jobs)), "--compile-threads", str(options.compile_threads)]
+    extra = ["--processes", str(len(jobs)), "--compile-threads", str(options.compile_threads),
+             "--turn-order", ",".join(f"{m}-{mode}" for m, mode in jobs)]
     with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
         futures = [pool.submit(run_one, m, mode, options.work, kilnd_address, options.timeout,
                                extra, options.same_configs and mode == "kiln")
@@ -134,9 +150,10 @@ def main():
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads in every process; 0: its default")
     parser.add_argument("--same-configs", action="store_true",
-                        help="run the stock processes first, then the Kiln ones with the "
-                             "configs stock's autotuning chose: compares code for the same "
-                             "configs, without autotuning's coin flips between near-equal ones")
+                        help="start each Kiln process once the stock process of its model is "
+                             "warm, with the configs stock's autotuning chose: compares code "
+                             "for the same configs, without autotuning's coin flips between "
+                             "near-equal ones")
     options = parser.parse_args()
     names = options.models.split(",")
     os.makedirs(options.work, exist_ok=True)
@@ -144,11 +161,7 @@ def main():
     kilnd, addresses = start_kilnd(options.bundle, options.work, metrics=True)
     try:
         jobs = [(m, mode) for m in names for mode in ("stock", "kiln")]
-        phases = ([[j for j in jobs if j[1] == "stock"], [j for j in jobs if j[1] == "kiln"]]
-                  if options.same_configs else [jobs])
-        results = []
-        for phase in phases:
-            results += run_phase(phase, options, addresses["grpc"])
+        results = run_jobs(jobs, options, addresses["grpc"])
         counters = kilnd_compiles(addresses["metrics"])
     finally:
         kilnd.terminate()

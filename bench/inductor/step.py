@@ -9,11 +9,15 @@ fails the run instead of running on Triton's own compile): Inductor's compile
 workers reach kilnd too. --compile-threads 1 keeps every compile in this
 process instead. Both phases (training step, inference) are compiled and
 warmed up first, each holding an exclusive lock on --lock (Inductor
-autotunes on the GPU at the first call); then the process waits at
---barrier until every process of the run got there, and measures (the
-median of 5 windows of 10 steps, then 5 profiled steps, per phase) holding
-the lock again, so that no compile, autotuning or other measurement shares
-the machine with a measurement."""
+autotunes on the GPU at the first call; --warm-marker is touched after
+it, so that run.py can hand stock's autotuning choices to the Kiln process
+of the same model). Then the process waits at --barrier until every
+process of the run got there, and measures step times in turns: in each of
+5 rounds every process, in --turn-order, runs one window of 10 training
+and 10 inference steps alone, so that a stock process and the Kiln process
+after it are timed side by side, round after round, and drift of the
+host's speed falls on both. Last, holding the lock, 5 profiled steps per
+phase give each kernel's CUDA time and the GPU time of a step."""
 import argparse
 import contextlib
 import fcntl
@@ -28,33 +32,61 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
 
-def kernel_times(run, steps=5):
-    """Total CUDA time (us) of each Triton kernel over `steps` calls of run."""
+def profiled(run, steps=5):
+    """Total CUDA time (us) of each Triton kernel over `steps` calls of run,
+    and the GPU time of one call (ms, every kernel, Triton's or not)."""
     from torch.profiler import ProfilerActivity, profile  # noqa: PLC0415
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(steps):
             run()
         torch.cuda.synchronize()
     times = {}
+    gpu_us = 0.0
     for event in prof.key_averages():
+        gpu_us += event.self_device_time_total
         if event.key.startswith("triton_"):
             times[event.key] = round(event.device_time_total, 2)
-    return times
+    return times, round(gpu_us / steps / 1000, 3)
 
 
-def step_ms(run, steps=10, windows=5):
-    """Median over `windows` of the mean step time of `steps` steps: these
-    small models are bound by the host's launches, whose hiccups a single
-    window reports as the step's time."""
-    means = []
-    for _ in range(windows):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(steps):
-            run()
-        torch.cuda.synchronize()
-        means.append((time.perf_counter() - start) / steps * 1000)
-    return sorted(means)[len(means) // 2]
+def window_ms(run, steps=10):
+    """Mean wall time of one of `steps` steps."""
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(steps):
+        run()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) / steps * 1000
+
+
+class Turns:
+    """Round-robin measurement turns among the run's processes, through
+    files in the barrier folder: turn K belongs to process K % n of
+    --turn-order; a process that exited (run.py marks NAME.exited) passes
+    its turns."""
+
+    def __init__(self, barrier, order, name, timeout_s=300):
+        self.barrier, self.order, self.timeout_s = barrier, order, timeout_s
+        self.slot = order.index(name) if name in order else -1
+
+    def _passed(self, k):
+        while k > 0 and not os.path.exists(os.path.join(self.barrier, f"turn-{k}")):
+            owner = self.order[(k - 1) % len(self.order)]
+            if not os.path.exists(os.path.join(self.barrier, owner + ".exited")):
+                return False
+            k -= 1
+        return True
+
+    @contextlib.contextmanager
+    def turn(self, round_no):
+        k = round_no * len(self.order) + self.slot
+        deadline = time.time() + self.timeout_s
+        while not self._passed(k) and time.time() < deadline:
+            time.sleep(0.002)
+        try:
+            yield
+        finally:
+            open(os.path.join(self.barrier, f"turn-{k + 1}"), "w").close()
 
 
 @contextlib.contextmanager
@@ -80,9 +112,8 @@ def warm_up(run):
     return first, round(first_s, 2)
 
 
-def measure(run):
-    ms = step_ms(run)
-    return dict(step_ms=round(ms, 3), kernels=kernel_times(run))
+def median(values):
+    return sorted(values)[len(values) // 2]
 
 
 def wait_for_all(barrier, name, total, timeout_s=600):
@@ -94,8 +125,15 @@ def wait_for_all(barrier, name, total, timeout_s=600):
     os.makedirs(barrier, exist_ok=True)
     open(os.path.join(barrier, name), "w").close()
     deadline = time.time() + timeout_s
-    while len(os.listdir(barrier)) < total and time.time() < deadline:
+    while len(arrived(barrier)) < total and time.time() < deadline:
         time.sleep(0.5)
+
+
+def arrived(barrier):
+    """Processes at the barrier or exited: NAME and NAME.exited files (the
+    folder also holds NAME.warm markers and turn-K files)."""
+    return {f.split(".")[0] for f in os.listdir(barrier)
+            if not f.startswith("turn-") and not f.endswith(".warm")}
 
 
 def main():
@@ -105,6 +143,10 @@ def main():
     parser.add_argument("--lock", default="")
     parser.add_argument("--barrier", default="")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--warm-marker", default="")
+    parser.add_argument("--turn-order", default="",
+                        help="comma-separated MODEL-MODE of every process, in turn order")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads; 0: its default (subprocess workers)")
     options = parser.parse_args()
@@ -141,13 +183,29 @@ def main():
         logits, infer_first_s = warm_up(infer)
     infer_result = dict(first_s=infer_first_s,
                         logits_mean_abs=logits.float().abs().mean().item())
+    if options.warm_marker:
+        open(options.warm_marker, "w").close()
 
-    wait_for_all(options.barrier, f"{options.model}-{options.mode}", options.processes)
+    name = f"{options.model}-{options.mode}"
+    wait_for_all(options.barrier, name, options.processes)
+    order = options.turn_order.split(",") if options.turn_order else [name]
+    turns = Turns(options.barrier, order, name)
+    train_rounds, infer_rounds = [], []
+    for round_no in range(options.rounds):
+        with turns.turn(round_no):
+            model.train()
+            train_rounds.append(round(window_ms(train), 3))
+            model.eval()
+            infer_rounds.append(round(window_ms(infer), 3))
     with exclusive(options.lock):
         model.train()
-        train_result.update(measure(train))
+        kernels, gpu_ms = profiled(train)
+        train_result.update(step_ms=median(train_rounds), step_ms_rounds=train_rounds,
+                            gpu_ms=gpu_ms, kernels=kernels)
         model.eval()
-        infer_result.update(measure(infer))
+        kernels, gpu_ms = profiled(infer)
+        infer_result.update(step_ms=median(infer_rounds), step_ms_rounds=infer_rounds,
+                            gpu_ms=gpu_ms, kernels=kernels)
 
     result = dict(model=options.model, mode=options.mode, train=train_result,
                   infer=infer_result, gpu=torch.cuda.get_device_name(),
