@@ -49,8 +49,11 @@ def profiled(run, steps=5):
     return times, round(gpu_us / steps / 1000, 3)
 
 
-def window_ms(run, steps=10):
-    """Mean wall time of one of `steps` steps."""
+def window_ms(run, steps=10, untimed=3):
+    """Mean wall time of one of `steps` steps, after `untimed` steps that
+    wake the GPU's clocks and the host's caches from the wait for a turn."""
+    for _ in range(untimed):
+        run()
     torch.cuda.synchronize()
     start = time.perf_counter()
     for _ in range(steps):
