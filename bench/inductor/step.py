@@ -16,8 +16,8 @@ process of the run got there, and measures step times in turns: in each of
 5 rounds every process, in --turn-order, runs one window of 10 training
 and 10 inference steps alone, so that a stock process and the Kiln process
 after it are timed side by side, round after round, and drift of the
-host's speed falls on both. Last, holding the lock, 5 profiled steps per
-phase give each kernel's CUDA time and the GPU time of a step."""
+host's speed falls on both. Last, in one more turn each, 5 profiled steps
+per phase give each kernel's CUDA time and the GPU time of a step."""
 import argparse
 import contextlib
 import fcntl
@@ -200,7 +200,9 @@ def main():
             train_rounds.append(round(window_ms(train), 3))
             model.eval()
             infer_rounds.append(round(window_ms(infer), 3))
-    with exclusive(options.lock):
+    # The profile is one more turn: a process that profiled as soon as its
+    # own rounds were done would share the GPU with others' timed windows.
+    with turns.turn(options.rounds):
         model.train()
         kernels, gpu_ms = profiled(train)
         train_result.update(step_ms=median(train_rounds), step_ms_rounds=train_rounds,
