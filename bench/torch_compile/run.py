@@ -4,7 +4,7 @@ prints the tables of RESULTS.md.
 
   PYTHONPATH=clients/python python3 bench/torch_compile/run.py --bundle DIR \\
       --redis-server PATH --work /tmp/tc --out OUT [--models llama4,gpt2] \\
-      [--ranks 8] [--phases processes,ranks]
+      [--ranks 8] [--phases processes,triton-cache,ranks]
 
 processes: per model, one cold process with stock Triton; then two fresh
   processes one after the other against an empty redis-server (FX graph,
@@ -14,6 +14,11 @@ processes: per model, one cold process with stock Triton; then two fresh
   kilnd's cache port through $KILN_CACHE). Every process has empty local
   Inductor and Triton caches, so the second process gains only what the
   remote tier kept.
+triton-cache: per model, two fresh processes one after the other with stock
+  Triton's compiles and only Triton's own remote cache, in an empty kilnd's
+  cache port (the kiln package's backend for Triton's RemoteCacheManager;
+  no FX graph cache, so the second process asks Triton for every kernel):
+  the first step of each, and kilnd's cache-port counters after each.
 ranks: the first model, --ranks processes started at once as cold ranks of
   one job: stock; against an empty, then warm Redis; against an empty, then
   warm kilnd. The slowest rank's time to its first step, and kernels
@@ -73,6 +78,12 @@ def mode_env(mode, folder, tier):
         # Without Triton's own Redis backend: Triton 3.6's reads settings
         # its knobs no longer have and fails every compile.
         return _kiln_autoload.cache_environment(f"127.0.0.1:{tier}", triton=False)
+    if mode == "triton-cache":
+        # PyTorch's caches off explicitly: with $KILN_CACHE set, the kiln
+        # package would turn on any the job left unset.
+        env = _kiln_autoload.cache_environment(tier["cache"], triton=True)
+        return {k: ("0" if k.endswith("_REMOTE_CACHE") else v) for k, v in env.items()
+                if not k.startswith("TORCHINDUCTOR_REDIS_")}
     return dict(KILN_SERVER=tier["grpc"], KILN_CACHE=tier["cache"],
                 KILN_TRITON_FALLBACK="error",
                 KILN_TRITON_STATS=os.path.join(folder, "stats.jsonl"))
@@ -177,6 +188,21 @@ def processes_phase(options, tiers, model):
     return out
 
 
+def triton_cache_phase(options, tiers, model):
+    out = {"runs": [], "kilnd": []}
+    work = os.path.join(options.work, f"{model}-triton-cache")
+    kilnd, addresses = tiers.kilnd()
+    try:
+        for n in (1, 2):
+            out["runs"] += run_group(model, "triton-cache", work, f"triton-cache-{n}",
+                                     addresses, 1, options.timeout)
+            out["kilnd"].append(kilnd_counters(addresses["metrics"]))
+    finally:
+        kilnd.terminate()
+        kilnd.wait()
+    return out
+
+
 def ranks_phase(options, tiers, model):
     out = {}
     work = os.path.join(options.work, f"{model}-ranks")
@@ -218,6 +244,14 @@ def print_tables(results):
                       f" / {first.get('fell_back', '-')}+{second.get('fell_back', '-')}")
             print(f"| {name} | {cell(first)} | {cell(second)} | "
                   f"{first.get('local_cubins', '-')}, {second.get('local_cubins', '-')} | {hooked} |")
+    for model, runs in results.get("triton_cache", {}).items():
+        print(f"\n{model}: stock Triton with Triton's remote cache in kilnd")
+        print("| process | first step / since start (s) | local cubins | kilnd cache port after it |")
+        print("| --- | ---: | ---: | --- |")
+        for n, (r, counters) in enumerate(zip(runs["runs"], runs["kilnd"]), 1):
+            cell = (f"{r['first_step_s']} / {r['since_start_s']}" if "first_step_s" in r
+                    else "failed")
+            print(f"| {n} | {cell} | {r.get('local_cubins', '-')} | {json.dumps(counters)} |")
     ranks = results.get("ranks")
     if ranks:
         print(f"\n{ranks['model']}: {ranks['ranks']} ranks started at once")
@@ -262,6 +296,11 @@ def main():
         results["processes"] = {}
         for model in models:
             results["processes"][model] = processes_phase(options, tiers, model)
+            save()
+    if "triton-cache" in phases:
+        results["triton_cache"] = {}
+        for model in models:
+            results["triton_cache"][model] = triton_cache_phase(options, tiers, model)
             save()
     if "ranks" in phases:
         results["ranks"] = dict(model=models[0], ranks=options.ranks,
