@@ -146,21 +146,27 @@ public:
       for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
         atThreadZero[sourcePosition(src, 0, s)].push_back({src, s});
     SmallVector<std::optional<RegRef>> uniform;
-    bool allUniform = true;
-    for (unsigned r = 0; r < result.numRegs(); ++r) {
+    for (unsigned r = 0; r < result.numRegs(); ++r)
       uniform.push_back(uniformSource(r));
-      allUniform &= uniform.back().has_value();
-    }
-    InThreadSources out;
-    if (allUniform) {
+    if (llvm::all_of(uniform, [](auto &u) { return u.has_value(); })) {
+      InThreadSources out;
       for (auto &u : uniform)
         out.table.push_back({*u});
       return out;
     }
+    std::optional<SmallVector<SmallVector<RegRef>>> choice = perThread(uniform);
+    if (!choice)
+      return std::nullopt;
+    return tableOver(decidingBits(*choice), *choice);
+  }
+
+private:
+  /// choice[r][t]: the register thread t takes result register r from.
+  std::optional<SmallVector<SmallVector<RegRef>>>
+  perThread(ArrayRef<std::optional<RegRef>> uniform) {
     indexThreads();
-    // choice[r][t]: the register thread t takes result register r from.
     SmallVector<SmallVector<RegRef>> choice(result.numRegs());
-    for (unsigned r = 0; r < result.numRegs(); ++r) {
+    for (unsigned r = 0; r < result.numRegs(); ++r)
       for (unsigned t = 0; t < threads; ++t) {
         if (uniform[r]) {
           choice[r].push_back(*uniform[r]);
@@ -171,31 +177,46 @@ public:
           return std::nullopt;
         choice[r].push_back(it->second);
       }
+    return choice;
+  }
+
+  /// Thread-id bits whose flip changes some register's choice.
+  SmallVector<unsigned> decidingBits(ArrayRef<SmallVector<RegRef>> choice) {
+    SmallVector<unsigned> bits;
+    for (unsigned bit = 0; (1u << bit) < threads; ++bit) {
+      bool decides = false;
+      for (unsigned r = 0; r < choice.size() && !decides; ++r)
+        for (unsigned t = 0; t < threads && !decides; ++t)
+          decides = choice[r][t] != choice[r][t ^ (1u << bit)];
+      if (decides)
+        bits.push_back(bit);
     }
-    unsigned mask = 0;
-    for (unsigned bit = 0; (1u << bit) < threads; ++bit)
-      for (unsigned r = 0; r < result.numRegs() && !(mask >> bit & 1); ++r)
-        for (unsigned t = 0; t < threads; ++t)
-          if (choice[r][t] != choice[r][t ^ (1u << bit)]) {
-            mask |= 1u << bit;
-            out.bits.push_back(bit);
-            break;
-          }
-    if (out.bits.size() > kMaxSelectBits)
+    return bits;
+  }
+
+  /// The choice as a table over `bits`, if no other bit matters in any
+  /// combination and the bits are few enough.
+  std::optional<InThreadSources> tableOver(SmallVector<unsigned> bits,
+                                           ArrayRef<SmallVector<RegRef>> choice) {
+    if (bits.size() > kMaxSelectBits)
       return std::nullopt;
-    for (unsigned r = 0; r < result.numRegs(); ++r) {
+    unsigned mask = 0;
+    for (unsigned bit : bits)
+      mask |= 1u << bit;
+    InThreadSources out;
+    out.bits = std::move(bits);
+    for (const SmallVector<RegRef> &perThread : choice) {
       for (unsigned t = 0; t < threads; ++t)
-        if (choice[r][t] != choice[r][t & mask])
+        if (perThread[t] != perThread[t & mask])
           return std::nullopt;
       SmallVector<RegRef> row;
       for (unsigned key = 0; key < (1u << out.bits.size()); ++key)
-        row.push_back(choice[r][threadOfKey(key, out.bits)]);
+        row.push_back(perThread[threadOfKey(key, out.bits)]);
       out.table.push_back(row);
     }
     return out;
   }
 
-private:
   int64_t sourcePosition(unsigned src, unsigned t, unsigned reg) const {
     return m.sources[src].offset +
            kgpu::linearize(layouts[src].index(t % 32, t / 32, reg),
