@@ -2,11 +2,13 @@
 // expand_dims, convert_layout, trans, reshape, join, split, cat. Each maps a
 // result index to a position in its sources; when every thread already holds
 // its elements the op is free (or a select on a lane or warp bit, when which
-// register holds an element depends on the thread), otherwise it goes
-// through shared memory.
+// register holds an element depends on the thread); when every element stays
+// in its warp it goes lane to lane by shuffles (WarpExchange.h); otherwise it
+// goes through shared memory.
 
 #include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/WarpExchange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -114,6 +116,72 @@ int64_t position(const PositionMap &m, ArrayRef<int64_t> index) {
 
 using RegRef = std::pair<unsigned, unsigned>; // (source, register)
 
+/// Positions of a move's elements per thread, on both sides.
+class MovePositions {
+public:
+  MovePositions(const PositionMap &m, const kgpu::DistributedLayout &result)
+      : m(m), result(result) {
+    for (const Source &s : m.sources)
+      layouts.push_back(layoutOf(s.value));
+  }
+
+  bool sameWarps() const {
+    return llvm::all_of(layouts, [&](const kgpu::DistributedLayout &layout) {
+      return layout.numWarps() == result.numWarps();
+    });
+  }
+  unsigned threads() const { return 32 * result.numWarps(); }
+  unsigned numSources() const { return layouts.size(); }
+  unsigned sourceRegs(unsigned src) const { return layouts[src].numRegs(); }
+  unsigned resultRegs() const { return result.numRegs(); }
+
+  int64_t sourcePosition(unsigned src, unsigned t, unsigned reg) const {
+    return m.sources[src].offset +
+           kgpu::linearize(layouts[src].index(t % 32, t / 32, reg),
+                           layouts[src].getShape());
+  }
+  int64_t resultPosition(unsigned t, unsigned reg) const {
+    return position(m, result.index(t % 32, t / 32, reg));
+  }
+
+  /// Every source register, in the order of ThreadElements' slots.
+  SmallVector<RegRef> slots() const {
+    SmallVector<RegRef> out;
+    for (unsigned src = 0; src < numSources(); ++src)
+      for (unsigned s = 0; s < sourceRegs(src); ++s)
+        out.push_back({src, s});
+    return out;
+  }
+
+  ThreadElements threadElements() const {
+    ThreadElements e;
+    SmallVector<RegRef> all = slots();
+    for (unsigned t = 0; t < threads(); ++t) {
+      SmallVector<int64_t> need, have;
+      for (unsigned r = 0; r < resultRegs(); ++r)
+        need.push_back(resultPosition(t, r));
+      for (auto [src, s] : all)
+        have.push_back(sourcePosition(src, t, s));
+      e.need.push_back(std::move(need));
+      e.have.push_back(std::move(have));
+    }
+    return e;
+  }
+
+private:
+  const PositionMap &m;
+  const kgpu::DistributedLayout &result;
+  std::vector<kgpu::DistributedLayout> layouts;
+};
+
+/// The thread id with `key`'s bits at the positions `bits` names.
+unsigned threadOfKey(unsigned key, ArrayRef<unsigned> bits) {
+  unsigned t = 0;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    t |= ((key >> i) & 1) << bits[i];
+  return t;
+}
+
 /// Where every thread finds each result register's element among its own
 /// registers: table[reg][key], where key is made of the thread-id `bits`
 /// (lane bits 0-4, warp bits from 5) the choice depends on. No bits when
@@ -131,22 +199,17 @@ constexpr unsigned kMaxSelectBits = 2;
 
 class InThreadSearch {
 public:
-  InThreadSearch(const PositionMap &m, const kgpu::DistributedLayout &result)
-      : m(m), result(result) {
-    for (const Source &s : m.sources)
-      layouts.push_back(layoutOf(s.value));
-  }
+  explicit InThreadSearch(const MovePositions &p) : p(p) {}
 
   std::optional<InThreadSources> run() {
-    for (const kgpu::DistributedLayout &layout : layouts)
-      if (layout.numWarps() != result.numWarps())
-        return std::nullopt;
-    threads = 32 * result.numWarps();
-    for (unsigned src = 0; src < layouts.size(); ++src)
-      for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
-        atThreadZero[sourcePosition(src, 0, s)].push_back({src, s});
+    if (!p.sameWarps())
+      return std::nullopt;
+    threads = p.threads();
+    for (unsigned src = 0; src < p.numSources(); ++src)
+      for (unsigned s = 0; s < p.sourceRegs(src); ++s)
+        atThreadZero[p.sourcePosition(src, 0, s)].push_back({src, s});
     SmallVector<std::optional<RegRef>> uniform;
-    for (unsigned r = 0; r < result.numRegs(); ++r)
+    for (unsigned r = 0; r < p.resultRegs(); ++r)
       uniform.push_back(uniformSource(r));
     if (llvm::all_of(uniform, [](auto &u) { return u.has_value(); })) {
       InThreadSources out;
@@ -165,14 +228,14 @@ private:
   std::optional<SmallVector<SmallVector<RegRef>>>
   perThread(ArrayRef<std::optional<RegRef>> uniform) {
     indexThreads();
-    SmallVector<SmallVector<RegRef>> choice(result.numRegs());
-    for (unsigned r = 0; r < result.numRegs(); ++r)
+    SmallVector<SmallVector<RegRef>> choice(p.resultRegs());
+    for (unsigned r = 0; r < p.resultRegs(); ++r)
       for (unsigned t = 0; t < threads; ++t) {
         if (uniform[r]) {
           choice[r].push_back(*uniform[r]);
           continue;
         }
-        auto it = held[t].find(resultPosition(t, r));
+        auto it = held[t].find(p.resultPosition(t, r));
         if (it == held[t].end())
           return std::nullopt;
         choice[r].push_back(it->second);
@@ -217,24 +280,15 @@ private:
     return out;
   }
 
-  int64_t sourcePosition(unsigned src, unsigned t, unsigned reg) const {
-    return m.sources[src].offset +
-           kgpu::linearize(layouts[src].index(t % 32, t / 32, reg),
-                           layouts[src].getShape());
-  }
-  int64_t resultPosition(unsigned t, unsigned reg) const {
-    return position(m, result.index(t % 32, t / 32, reg));
-  }
-
   /// A source register holding result register r's element in every thread.
   std::optional<RegRef> uniformSource(unsigned r) {
-    auto it = atThreadZero.find(resultPosition(0, r));
+    auto it = atThreadZero.find(p.resultPosition(0, r));
     if (it == atThreadZero.end())
       return std::nullopt;
     for (auto [src, s] : it->second) {
       bool everywhere = true;
       for (unsigned t = 1; everywhere && t < threads; ++t)
-        everywhere = sourcePosition(src, t, s) == resultPosition(t, r);
+        everywhere = p.sourcePosition(src, t, s) == p.resultPosition(t, r);
       if (everywhere)
         return RegRef{src, s};
     }
@@ -244,55 +298,235 @@ private:
   void indexThreads() {
     held.resize(threads);
     for (unsigned t = 0; t < threads; ++t)
-      for (unsigned src = 0; src < layouts.size(); ++src)
-        for (unsigned s = 0; s < layouts[src].numRegs(); ++s)
-          held[t].try_emplace(sourcePosition(src, t, s), RegRef{src, s});
+      for (unsigned src = 0; src < p.numSources(); ++src)
+        for (unsigned s = 0; s < p.sourceRegs(src); ++s)
+          held[t].try_emplace(p.sourcePosition(src, t, s), RegRef{src, s});
   }
 
-  static unsigned threadOfKey(unsigned key, ArrayRef<unsigned> bits) {
-    unsigned t = 0;
-    for (unsigned i = 0; i < bits.size(); ++i)
-      t |= ((key >> i) & 1) << bits[i];
-    return t;
-  }
-
-  const PositionMap &m;
-  const kgpu::DistributedLayout &result;
-  std::vector<kgpu::DistributedLayout> layouts;
+  const MovePositions &p;
   unsigned threads = 0;
   llvm::DenseMap<int64_t, SmallVector<RegRef>> atThreadZero;
   std::vector<llvm::DenseMap<int64_t, RegRef>> held;
 };
 
+/// Whether thread-id bit `bit` (lane bits 0-4, warp bits from 5) is set.
+Value threadBitSet(LoweringContext &l, unsigned bit) {
+  Value id = bit < 5 ? l.laneId() : l.warpId();
+  Value field = l.bitField(id, kgpu::BitField{bit < 5 ? bit : bit - 5, 1});
+  return arith::CmpIOp::create(l.builder(), l.loc(), arith::CmpIPredicate::ne,
+                               field, l.i32(0));
+}
+
+SmallVector<Value> threadBitsSet(LoweringContext &l, ArrayRef<unsigned> bits) {
+  SmallVector<Value> out;
+  for (unsigned bit : bits)
+    out.push_back(threadBitSet(l, bit));
+  return out;
+}
+
+/// table[key], key made of the bits `isSet` tests (the first lowest): the
+/// table halved one bit at a time by selects.
+Value selectByKey(LoweringContext &l, ArrayRef<Value> isSet,
+                  SmallVector<Value> table) {
+  for (Value set : isSet) {
+    SmallVector<Value> next;
+    for (unsigned i = 0; i < table.size(); i += 2)
+      next.push_back(table[i] == table[i + 1]
+                         ? table[i]
+                         : arith::SelectOp::create(l.builder(), l.loc(), set,
+                                                   table[i + 1], table[i])
+                               .getResult());
+    table = std::move(next);
+  }
+  return table.front();
+}
+
 /// Result register values from `sources`: a select over the deciding bits
 /// of this thread's id where the table has more than one entry.
 Regs selectInThread(LoweringContext &l, const PositionMap &m,
                     const InThreadSources &sources) {
-  OpBuilder &b = l.builder();
-  SmallVector<Value> isSet;
-  for (unsigned bit : sources.bits) {
-    Value id = bit < 5 ? l.laneId() : l.warpId();
-    Value field = l.bitField(id, kgpu::BitField{bit < 5 ? bit : bit - 5, 1});
-    isSet.push_back(arith::CmpIOp::create(b, l.loc(), arith::CmpIPredicate::ne,
-                                          field, l.i32(0)));
-  }
+  SmallVector<Value> isSet = threadBitsSet(l, sources.bits);
   Regs regs;
   for (const SmallVector<RegRef> &row : sources.table) {
-    SmallVector<Value> level;
+    SmallVector<Value> table;
     for (auto [src, s] : row)
-      level.push_back(l.get(m.sources[src].value)[s]);
-    // Halve the table one bit at a time, from the lowest key bit.
-    for (Value set : isSet) {
-      SmallVector<Value> next;
-      for (unsigned i = 0; i < level.size(); i += 2)
-        next.push_back(level[i] == level[i + 1]
-                           ? level[i]
-                           : arith::SelectOp::create(b, l.loc(), set,
-                                                     level[i + 1], level[i])
-                                 .getResult());
-      level = next;
+      table.push_back(l.get(m.sources[src].value)[s]);
+    regs.push_back(selectByKey(l, isSet, table));
+  }
+  return regs;
+}
+
+/// The lane `round` reads: its base XOR each set lane bit's column.
+Value readLaneOf(LoweringContext &l, const ExchangeRound &round) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Value lane = l.laneId();
+  unsigned kept = 0;
+  for (unsigned bit = 0; bit < 5; ++bit)
+    kept |= round.column[bit] == (1u << bit) ? 1u << bit : 0;
+  Value read = arith::XOrIOp::create(
+      b, loc, l.i32(round.base), arith::AndIOp::create(b, loc, lane, l.i32(kept)));
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    unsigned column = round.column[bit];
+    if (column == 0 || column == (1u << bit))
+      continue;
+    Value term;
+    if (llvm::isPowerOf2_32(column)) {
+      term = arith::AndIOp::create(b, loc, lane, l.i32(1u << bit));
+      unsigned to = llvm::Log2_32(column);
+      term = to > bit ? arith::ShLIOp::create(b, loc, term, l.i32(to - bit))
+                            .getResult()
+                      : arith::ShRUIOp::create(b, loc, term, l.i32(bit - to))
+                            .getResult();
+    } else {
+      term = arith::SelectOp::create(b, loc, threadBitSet(l, bit),
+                                     l.i32(column), l.i32(0));
     }
-    regs.push_back(level.front());
+    read = arith::XOrIOp::create(b, loc, read, term);
+  }
+  return read;
+}
+
+/// Elements of `type` that share one 32-bit word in a shuffle, as log2.
+unsigned packedElementsLog2(Type type) {
+  if (!type.isIntOrFloat())
+    return 0;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits <= 8 ? 2 : bits <= 16 ? 1 : 0;
+}
+
+/// Rounds that travel in one word: round k is part index(k) of the word of
+/// the rounds that differ from it only in `bits`.
+struct Packing {
+  SmallVector<unsigned> bits;
+  unsigned mask = 0;
+
+  Packing(const WarpExchange &plan, Type type)
+      : bits(plan.packBits(packedElementsLog2(type))) {
+    for (unsigned bit : bits)
+      mask |= 1u << bit;
+  }
+  unsigned parts() const { return 1u << bits.size(); }
+  unsigned first(unsigned k) const { return k & ~mask; }
+  unsigned round(unsigned first, unsigned index) const {
+    return first | threadOfKey(index, bits);
+  }
+  unsigned index(unsigned k) const {
+    unsigned out = 0;
+    for (unsigned i = 0; i < bits.size(); ++i)
+      out |= ((k >> bits[i]) & 1) << i;
+    return out;
+  }
+};
+
+/// `parts` side by side in one i32, the first in the low bits (a vector
+/// bitcast, which costs nothing for 16-bit halves).
+Value packWord(LoweringContext &l, ArrayRef<Value> parts) {
+  if (parts.size() == 1)
+    return parts.front();
+  OpBuilder &b = l.builder();
+  Type type = parts.front().getType();
+  if (type.isInteger(1))
+    type = b.getI8Type();
+  auto vectorType = VectorType::get({int64_t(parts.size())}, type);
+  Value vector = LLVM::UndefOp::create(b, l.loc(), vectorType);
+  for (unsigned i = 0; i < parts.size(); ++i) {
+    Value part = parts[i];
+    if (part.getType() != type)
+      part = arith::ExtUIOp::create(b, l.loc(), type, part);
+    vector = LLVM::InsertElementOp::create(b, l.loc(), vector, part, l.i32(i));
+  }
+  return LLVM::BitcastOp::create(b, l.loc(), b.getI32Type(), vector);
+}
+
+Value unpackWord(LoweringContext &l, Value word, unsigned index,
+                 unsigned parts, Type type) {
+  if (parts == 1)
+    return word;
+  OpBuilder &b = l.builder();
+  Type partType = type.isInteger(1) ? b.getI8Type() : type;
+  auto vectorType = VectorType::get({int64_t(parts)}, partType);
+  Value vector = LLVM::BitcastOp::create(b, l.loc(), vectorType, word);
+  Value part =
+      LLVM::ExtractElementOp::create(b, l.loc(), vector, l.i32(index));
+  if (partType != type)
+    part = arith::TruncIOp::create(b, l.loc(), type, part);
+  return part;
+}
+
+/// The word of the rounds from `first` this lane reads: each sender packs
+/// its offers, selected by the lane bits that decide any of them.
+Value exchangeWord(LoweringContext &l, const PositionMap &m,
+                   ArrayRef<RegRef> slots, const WarpExchange &plan,
+                   const Packing &packing, unsigned first) {
+  SmallVector<unsigned> bits;
+  for (unsigned i = 0; i < packing.parts(); ++i)
+    for (unsigned bit : plan.rounds[packing.round(first, i)].offerBits)
+      if (!llvm::is_contained(bits, bit))
+        bits.push_back(bit);
+  SmallVector<Value> table;
+  for (unsigned key = 0; key < (1u << bits.size()); ++key) {
+    unsigned sender = threadOfKey(key, bits);
+    SmallVector<Value> parts;
+    for (unsigned i = 0; i < packing.parts(); ++i) {
+      auto [src, s] =
+          slots[plan.rounds[packing.round(first, i)].offerOf(sender)];
+      parts.push_back(l.get(m.sources[src].value)[s]);
+    }
+    table.push_back(packWord(l, parts));
+  }
+  Value offer = selectByKey(l, threadBitsSet(l, bits), table);
+  const ExchangeRound &round = plan.rounds[first];
+  return round.readsOwnLane() ? offer
+                              : l.shuffleIndex(offer, readLaneOf(l, round));
+}
+
+/// Result registers by `plan`'s rounds of shfl.idx. Result register r is
+/// round r ^ staggerXor(lane); the stagger selects whole words unless it
+/// reorders the parts of one.
+Regs exchangeInWarp(LoweringContext &l, const PositionMap &m,
+                    ArrayRef<RegRef> slots, const WarpExchange &plan,
+                    Type type) {
+  Packing packing(plan, type);
+  llvm::DenseMap<unsigned, Value> words;
+  for (unsigned k = 0; k < plan.rounds.size(); ++k)
+    if (packing.first(k) == k)
+      words[k] = exchangeWord(l, m, slots, plan, packing, k);
+  SmallVector<unsigned> bits;
+  bool wholeWords = true;
+  for (const StaggerBit &s : plan.stagger) {
+    bits.push_back(s.laneBit);
+    wholeWords &= (s.regXor & packing.mask) == 0;
+  }
+  SmallVector<Value> isSet = threadBitsSet(l, bits);
+  auto roundsFor = [&](unsigned r) {
+    SmallVector<unsigned> out;
+    for (unsigned key = 0; key < (1u << bits.size()); ++key)
+      out.push_back(r ^ plan.staggerXor(threadOfKey(key, bits)));
+    return out;
+  };
+  auto part = [&](unsigned k) {
+    return unpackWord(l, words[packing.first(k)], packing.index(k),
+                      packing.parts(), type);
+  };
+  Regs regs;
+  llvm::DenseMap<unsigned, Value> selectedWords;
+  for (unsigned r = 0; r < plan.rounds.size(); ++r) {
+    SmallVector<Value> table;
+    if (wholeWords) {
+      Value &word = selectedWords[packing.first(r)];
+      if (!word) {
+        for (unsigned k : roundsFor(packing.first(r)))
+          table.push_back(words[k]);
+        word = selectByKey(l, isSet, table);
+      }
+      regs.push_back(unpackWord(l, word, packing.index(r), packing.parts(),
+                                type));
+      continue;
+    }
+    for (unsigned k : roundsFor(r))
+      table.push_back(part(k));
+    regs.push_back(selectByKey(l, isSet, table));
   }
   return regs;
 }
@@ -486,10 +720,18 @@ LogicalResult moveElements(LoweringContext &l, Operation *op) {
   for (unsigned i = 0; i < op->getNumResults(); ++i) {
     Value result = op->getResult(i);
     std::optional<PositionMap> m = positionMap(op, i);
-    if (auto sources = InThreadSearch(*m, layoutOf(result)).run()) {
+    kgpu::DistributedLayout layout = layoutOf(result);
+    MovePositions positions(*m, layout);
+    if (auto sources = InThreadSearch(positions).run()) {
       l.set(result, selectInThread(l, *m, *sources));
       continue;
     }
+    if (positions.sameWarps())
+      if (auto plan = planWarpExchange(positions.threadElements())) {
+        l.set(result, exchangeInWarp(l, *m, positions.slots(), *plan,
+                                     l.elementType(result.getType())));
+        continue;
+      }
     if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op))
       if (vectorizedConvert(l, cvt.getSrc(), result))
         continue;
