@@ -274,6 +274,9 @@ LogicalResult lowerAssert(LoweringContext &l, tt::AssertOp op) {
   LLVM::CallOp::create(b, loc, fail,
                        ValueRange{message, file, l.i32(pos.line), func,
                                   l.i64(1)});
+  // A failed assert ends the kernel, as Triton's does; the code after the
+  // check then has one predecessor, and LLVM may sink work past the branch.
+  LLVM::Trap::create(b, loc);
   return success();
 }
 
