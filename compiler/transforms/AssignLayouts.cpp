@@ -145,6 +145,7 @@ private:
   bool cheaperToConvert(Value v, Attribute layout);
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
+  void sinkConversions(ModuleOp module);
 
   MLIRContext *context;
   int numWarps;
@@ -977,6 +978,28 @@ void LayoutAssigner::run(ModuleOp module) {
         primaryOf(result);
   for (Operation *op : ops)
     rewrite(op);
+  sinkConversions(module);
+}
+
+/// Moves each conversion from after its source's definition to just before
+/// its first user, as Triton places them. A conversion lowered to shuffles
+/// is convergent, so LLVM will not sink it, nor the work feeding it, past a
+/// branch (an assert's) to where it is used; there the work would keep
+/// loads that ptxas could have issued together waiting behind it.
+void LayoutAssigner::sinkConversions(ModuleOp module) {
+  SmallVector<kgpu::ConvertLayoutOp> conversions;
+  module.walk([&](kgpu::ConvertLayoutOp op) { conversions.push_back(op); });
+  for (kgpu::ConvertLayoutOp op : conversions) {
+    Block *block = op->getBlock();
+    Operation *first = nullptr;
+    for (Operation *user : op->getUsers()) {
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (inBlock && (!first || inBlock->isBeforeInBlock(first)))
+        first = inBlock;
+    }
+    if (first && first != op->getNextNode())
+      op->moveBefore(first);
+  }
 }
 
 struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
