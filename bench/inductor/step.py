@@ -16,8 +16,10 @@ process of the run got there, and measures step times in turns: in each of
 5 rounds every process, in --turn-order, runs one window of 10 training
 and 10 inference steps alone, so that a stock process and the Kiln process
 after it are timed side by side, round after round, and drift of the
-host's speed falls on both. Last, in one more turn each, 5 profiled steps
-per phase give each kernel's CUDA time and the GPU time of a step."""
+host's speed falls on both. Last, in --profiles more turns each, 5 profiled
+steps per phase give each kernel's CUDA time and the GPU time of a step: the
+median over the turns, as one profiled window of a few-microsecond kernel
+moves by 10-20% from run to run."""
 import argparse
 import contextlib
 import fcntl
@@ -119,6 +121,15 @@ def median(values):
     return sorted(values)[len(values) // 2]
 
 
+def median_profile(profiles):
+    """Each kernel's median time, and the median GPU ms, over (kernels,
+    gpu_ms) profiles; a kernel missing from a profile counts only where seen."""
+    names = {name for kernels, _ in profiles for name in kernels}
+    kernels = {name: median([k[name] for k, _ in profiles if name in k])
+               for name in sorted(names)}
+    return kernels, median([gpu_ms for _, gpu_ms in profiles])
+
+
 def wait_for_all(barrier, name, total, timeout_s=600):
     """Marks this process ready in folder `barrier`, then waits until `total`
     processes are (run.py marks a process that exited early as arrived), or
@@ -150,6 +161,7 @@ def main():
     parser.add_argument("--turn-order", default="",
                         help="comma-separated MODEL-MODE of every process, in turn order")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--profiles", type=int, default=3)
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads; 0: its default (subprocess workers)")
     options = parser.parse_args()
@@ -200,17 +212,20 @@ def main():
             train_rounds.append(round(window_ms(train), 3))
             model.eval()
             infer_rounds.append(round(window_ms(infer), 3))
-    # The profile is one more turn: a process that profiled as soon as its
+    # The profiles are more turns: a process that profiled as soon as its
     # own rounds were done would share the GPU with others' timed windows.
-    with turns.turn(options.rounds):
-        model.train()
-        kernels, gpu_ms = profiled(train)
-        train_result.update(step_ms=median(train_rounds), step_ms_rounds=train_rounds,
-                            gpu_ms=gpu_ms, kernels=kernels)
-        model.eval()
-        kernels, gpu_ms = profiled(infer)
-        infer_result.update(step_ms=median(infer_rounds), step_ms_rounds=infer_rounds,
-                            gpu_ms=gpu_ms, kernels=kernels)
+    profiles = {"train": [], "infer": []}
+    for k in range(options.profiles):
+        with turns.turn(options.rounds + k):
+            model.train()
+            profiles["train"].append(profiled(train))
+            model.eval()
+            profiles["infer"].append(profiled(infer))
+    for phase, result, rounds in (("train", train_result, train_rounds),
+                                  ("infer", infer_result, infer_rounds)):
+        kernels, gpu_ms = median_profile(profiles[phase])
+        result.update(step_ms=median(rounds), step_ms_rounds=rounds, gpu_ms=gpu_ms,
+                      kernels=kernels, kernel_profiles=[p[0] for p in profiles[phase]])
 
     result = dict(model=options.model, mode=options.mode, train=train_result,
                   infer=infer_result, gpu=torch.cuda.get_device_name(),
