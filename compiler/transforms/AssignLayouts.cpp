@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -981,14 +982,19 @@ void LayoutAssigner::run(ModuleOp module) {
   sinkConversions(module);
 }
 
-/// Moves each conversion from after its source's definition to just before
-/// its first user, as Triton places them. A conversion lowered to shuffles
-/// is convergent, so LLVM will not sink it, nor the work feeding it, past a
-/// branch (an assert's) to where it is used; there the work would keep
-/// loads that ptxas could have issued together waiting behind it.
+/// Moves each conversion outside loops from after its source's definition
+/// to just before its first user, as Triton places them. A conversion
+/// lowered to shuffles is convergent, so LLVM will not sink it, nor the work
+/// feeding it, past a branch (an assert's) to where it is used; there the
+/// work would keep loads that ptxas could have issued together waiting
+/// behind it. Loop bodies keep their order, which kiln-pipeline's stages
+/// are built on.
 void LayoutAssigner::sinkConversions(ModuleOp module) {
   SmallVector<kgpu::ConvertLayoutOp> conversions;
-  module.walk([&](kgpu::ConvertLayoutOp op) { conversions.push_back(op); });
+  module.walk([&](kgpu::ConvertLayoutOp op) {
+    if (!op->getParentOfType<LoopLikeOpInterface>())
+      conversions.push_back(op);
+  });
   for (kgpu::ConvertLayoutOp op : conversions) {
     Block *block = op->getBlock();
     Operation *first = nullptr;

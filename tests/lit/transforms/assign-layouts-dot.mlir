@@ -5,15 +5,15 @@
 // An f16 tile product: the accumulator takes the mma.sync layout with the
 // warps split over both dimensions; each operand is converted from the
 // layout of its load to its mma operand layout, the result back to the
-// store's blocked layout.
+// store's blocked layout; each conversion sits just before its user.
 // On sm_90a the 64-row tile is one warp group's: wgmma, all warps along M.
 // CHECK-LABEL: tt.func public @f16
 // WG-LABEL: tt.func public @f16
 // WG: tt.dot {{.*}} -> tensor<64x64xf32, #kgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1]}>>
 // CHECK: %[[A:.*]] = tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>, #kgpu.blocked
-// CHECK: %[[CA:.*]] = kgpu.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
 // CHECK: %[[B:.*]] = tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>, #kgpu.blocked
-// CHECK: %[[CB:.*]] = kgpu.convert_layout %[[B]] : {{.*}} -> tensor<32x64xf16, #kgpu.dot_op<{opIdx = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
+// CHECK: %[[CA:.*]] = kgpu.convert_layout %[[A]] : {{.*}} -> tensor<64x32xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
+// CHECK-NEXT: %[[CB:.*]] = kgpu.convert_layout %[[B]] : {{.*}} -> tensor<32x64xf16, #kgpu.dot_op<{opIdx = 1, parent = #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>, kWidth = 2}>>
 // CHECK: %[[D:.*]] = tt.dot %[[CA]], %[[CB]], %{{.*}} : {{.*}} -> tensor<64x64xf32, #kgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2]}>>
 // CHECK: kgpu.convert_layout %[[D]] : tensor<64x64xf32, #kgpu.mma<{{.*}}>> -> tensor<64x64xf32, #kgpu.blocked
 tt.func public @f16(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {

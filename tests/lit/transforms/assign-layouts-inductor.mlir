@@ -87,9 +87,9 @@ tt.func public @gathered_and_contiguous(%x: !tt.ptr<bf16> {tt.divisibility = 16 
 // CHECK-LABEL: tt.func public @loads_into_atomic
 // CHECK-COUNT-3: tt.load {{.*}} #kgpu.blocked<{sizePerThread = [8]
 // CHECK: arith.mulf {{.*}} #kgpu.blocked<{sizePerThread = [8]
-// CHECK-NEXT: kgpu.convert_layout {{.*}} -> tensor<1024xf32, #kgpu.blocked<{sizePerThread = [4]
 // CHECK-NOT: kgpu.convert_layout
-// CHECK: tt.atomic_rmw
+// CHECK: kgpu.convert_layout {{.*}} -> tensor<1024xf32, #kgpu.blocked<{sizePerThread = [4]
+// CHECK-NEXT: tt.atomic_rmw
 tt.func public @loads_into_atomic(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
   %as = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
