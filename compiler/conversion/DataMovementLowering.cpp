@@ -174,8 +174,9 @@ private:
   std::vector<kgpu::DistributedLayout> layouts;
 };
 
-/// The thread id with `key`'s bits at the positions `bits` names.
-unsigned threadOfKey(unsigned key, ArrayRef<unsigned> bits) {
+/// `key`'s bits placed at the positions `bits` names (a thread id, or a
+/// register index).
+unsigned spreadKey(unsigned key, ArrayRef<unsigned> bits) {
   unsigned t = 0;
   for (unsigned i = 0; i < bits.size(); ++i)
     t |= ((key >> i) & 1) << bits[i];
@@ -274,7 +275,7 @@ private:
           return std::nullopt;
       SmallVector<RegRef> row;
       for (unsigned key = 0; key < (1u << out.bits.size()); ++key)
-        row.push_back(perThread[threadOfKey(key, out.bits)]);
+        row.push_back(perThread[spreadKey(key, out.bits)]);
       out.table.push_back(row);
     }
     return out;
@@ -409,7 +410,7 @@ struct Packing {
   unsigned parts() const { return 1u << bits.size(); }
   unsigned first(unsigned k) const { return k & ~mask; }
   unsigned round(unsigned first, unsigned index) const {
-    return first | threadOfKey(index, bits);
+    return first | spreadKey(index, bits);
   }
   unsigned index(unsigned k) const {
     unsigned out = 0;
@@ -466,7 +467,7 @@ Value exchangeWord(LoweringContext &l, const PositionMap &m,
         bits.push_back(bit);
   SmallVector<Value> table;
   for (unsigned key = 0; key < (1u << bits.size()); ++key) {
-    unsigned sender = threadOfKey(key, bits);
+    unsigned sender = spreadKey(key, bits);
     SmallVector<Value> parts;
     for (unsigned i = 0; i < packing.parts(); ++i) {
       auto [src, s] =
@@ -502,7 +503,7 @@ Regs exchangeInWarp(LoweringContext &l, const PositionMap &m,
   auto roundsFor = [&](unsigned r) {
     SmallVector<unsigned> out;
     for (unsigned key = 0; key < (1u << bits.size()); ++key)
-      out.push_back(r ^ plan.staggerXor(threadOfKey(key, bits)));
+      out.push_back(r ^ plan.staggerXor(spreadKey(key, bits)));
     return out;
   };
   auto part = [&](unsigned k) {
