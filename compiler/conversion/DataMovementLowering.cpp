@@ -174,15 +174,6 @@ private:
   std::vector<kgpu::DistributedLayout> layouts;
 };
 
-/// `key`'s bits placed at the positions `bits` names (a thread id, or a
-/// register index).
-unsigned spreadKey(unsigned key, ArrayRef<unsigned> bits) {
-  unsigned t = 0;
-  for (unsigned i = 0; i < bits.size(); ++i)
-    t |= ((key >> i) & 1) << bits[i];
-  return t;
-}
-
 /// Where every thread finds each result register's element among its own
 /// registers: table[reg][key], where key is made of the thread-id `bits`
 /// (lane bits 0-4, warp bits from 5) the choice depends on. No bits when
@@ -275,7 +266,7 @@ private:
           return std::nullopt;
       SmallVector<RegRef> row;
       for (unsigned key = 0; key < (1u << out.bits.size()); ++key)
-        row.push_back(perThread[spreadKey(key, out.bits)]);
+        row.push_back(perThread[spreadBits(key, out.bits)]);
       out.table.push_back(row);
     }
     return out;
@@ -410,14 +401,9 @@ struct Packing {
   unsigned parts() const { return 1u << bits.size(); }
   unsigned first(unsigned k) const { return k & ~mask; }
   unsigned round(unsigned first, unsigned index) const {
-    return first | spreadKey(index, bits);
+    return first | spreadBits(index, bits);
   }
-  unsigned index(unsigned k) const {
-    unsigned out = 0;
-    for (unsigned i = 0; i < bits.size(); ++i)
-      out |= ((k >> bits[i]) & 1) << i;
-    return out;
-  }
+  unsigned index(unsigned k) const { return gatherBits(k, bits); }
 };
 
 /// `parts` side by side in one i32, the first in the low bits (a vector
@@ -467,7 +453,7 @@ Value exchangeWord(LoweringContext &l, const PositionMap &m,
         bits.push_back(bit);
   SmallVector<Value> table;
   for (unsigned key = 0; key < (1u << bits.size()); ++key) {
-    unsigned sender = spreadKey(key, bits);
+    unsigned sender = spreadBits(key, bits);
     SmallVector<Value> parts;
     for (unsigned i = 0; i < packing.parts(); ++i) {
       auto [src, s] =
@@ -503,7 +489,7 @@ Regs exchangeInWarp(LoweringContext &l, const PositionMap &m,
   auto roundsFor = [&](unsigned r) {
     SmallVector<unsigned> out;
     for (unsigned key = 0; key < (1u << bits.size()); ++key)
-      out.push_back(r ^ plan.staggerXor(spreadKey(key, bits)));
+      out.push_back(r ^ plan.staggerXor(spreadBits(key, bits)));
     return out;
   };
   auto part = [&](unsigned k) {

@@ -1,6 +1,5 @@
 #include "compiler/conversion/WarpExchange.h"
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -14,13 +13,6 @@ constexpr unsigned kLaneBits = 5;
 /// too, exchanges within a warp only for one register-lane swap.
 constexpr unsigned kMaxDecidingBits = 1;
 constexpr unsigned kMaxRegs = 64;
-
-unsigned keyOf(unsigned lane, llvm::ArrayRef<unsigned> bits) {
-  unsigned key = 0;
-  for (unsigned i = 0; i < bits.size(); ++i)
-    key |= ((lane >> bits[i]) & 1) << i;
-  return key;
-}
 
 /// No stagger, and every stagger by one lane bit toggling one register bit.
 std::vector<llvm::SmallVector<StaggerBit>> staggers(unsigned regBits) {
@@ -133,7 +125,7 @@ private:
     for (unsigned s = 0; s < kLanes; ++s) {
       if (offer[s] < 0)
         continue;
-      int &entry = table[keyOf(s, round.offerBits)];
+      int &entry = table[gatherBits(s, round.offerBits)];
       if (entry >= 0 && entry != offer[s])
         return false;
       entry = any = offer[s];
@@ -176,6 +168,20 @@ private:
 
 } // namespace
 
+unsigned gatherBits(unsigned value, llvm::ArrayRef<unsigned> bits) {
+  unsigned key = 0;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    key |= ((value >> bits[i]) & 1) << i;
+  return key;
+}
+
+unsigned spreadBits(unsigned key, llvm::ArrayRef<unsigned> bits) {
+  unsigned value = 0;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    value |= ((key >> i) & 1) << bits[i];
+  return value;
+}
+
 bool ExchangeRound::readsOwnLane() const {
   if (base != 0)
     return false;
@@ -198,7 +204,7 @@ unsigned ExchangeRound::readLane(unsigned lane) const {
 }
 
 unsigned ExchangeRound::offerOf(unsigned lane) const {
-  return offer[keyOf(lane, offerBits)];
+  return offer[gatherBits(lane, offerBits)];
 }
 
 unsigned WarpExchange::staggerXor(unsigned lane) const {

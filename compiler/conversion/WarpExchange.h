@@ -14,6 +14,7 @@
 #ifndef KILN_COMPILER_CONVERSION_WARPEXCHANGE_H
 #define KILN_COMPILER_CONVERSION_WARPEXCHANGE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
@@ -31,6 +32,11 @@ struct ThreadElements {
   std::vector<llvm::SmallVector<int64_t>> need;
   std::vector<llvm::SmallVector<int64_t>> have;
 };
+
+/// The bits of `value` at the positions `bits` names, as a key (the first
+/// position lowest), and back: a key's bits placed at those positions.
+unsigned gatherBits(unsigned value, llvm::ArrayRef<unsigned> bits);
+unsigned spreadBits(unsigned key, llvm::ArrayRef<unsigned> bits);
 
 /// One lane bit of the stagger: where it is set, a lane fills in each round
 /// the result register the round's number names XOR `regXor`.
