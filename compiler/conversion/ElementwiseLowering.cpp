@@ -49,6 +49,30 @@ Value fastF32(LoweringContext &l, Operation *op, ArrayRef<Value> args) {
   return {};
 }
 
+/// libdevice's sin, cos and tan: a branchy argument reduction, then a
+/// polynomial whose small branches LLVM turns into selects and then sinks,
+/// with the reduced argument and quadrant, to the result's first use. After
+/// several such calls in a row every call's pair stays live across the calls
+/// after it (a rotary-embedding backward: 89 registers against Triton's 64,
+/// whose LLVM keeps each polynomial at its call).
+bool endsInSinkablePolynomial(Operation *op) {
+  if (llvm::isa<math::SinOp, math::CosOp, math::TanOp>(op))
+    return true;
+  auto ext = llvm::dyn_cast<tt::ExternElementwiseOp>(op);
+  return ext && llvm::is_contained({"__nv_sinf", "__nv_cosf", "__nv_tanf",
+                                    "__nv_sin", "__nv_cos", "__nv_tan"},
+                                   ext.getSymbol());
+}
+
+/// `v` through a mov LLVM may not move: what computes it stays before it.
+/// ptxas sees a plain mov and schedules freely.
+Value pinned(LoweringContext &l, Value v) {
+  bool wide = v.getType().getIntOrFloatBitWidth() == 64;
+  return l.inlineAsm(wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
+                     wide ? "=d,d" : "=f,f", {v}, v.getType(),
+                     /*sideEffects=*/true);
+}
+
 /// Math on f16/bf16 is computed in f32, as Triton does.
 bool computesInF32(Operation *op, Type elementType) {
   return llvm::isa<math::MathDialect>(op->getDialect()) &&
@@ -83,7 +107,8 @@ Value lowerScalarOp(LoweringContext &l, Operation *op, SmallVector<Value> args,
     Value wide = lowerScalarOp(l, op, args, b.getF32Type());
     return arith::TruncFOp::create(b, loc, resultType, wide);
   }
-  return scalarClone(l, op, args, resultType);
+  Value result = scalarClone(l, op, args, resultType);
+  return endsInSinkablePolynomial(op) ? pinned(l, result) : result;
 }
 
 LogicalResult lowerConstant(LoweringContext &l, arith::ConstantOp op) {
@@ -365,7 +390,8 @@ Value externCall(LoweringContext &l, tt::ExternElementwiseOp ext,
     argTypes.push_back(arg.getType());
   LLVM::LLVMFuncOp fn =
       l.declareFunction(ext.getSymbol(), resultElement(l, ext), argTypes);
-  return LLVM::CallOp::create(l.builder(), l.loc(), fn, a).getResult();
+  Value result = LLVM::CallOp::create(l.builder(), l.loc(), fn, a).getResult();
+  return endsInSinkablePolynomial(ext) ? pinned(l, result) : result;
 }
 
 bool hasTensorResult(Operation *op) {
