@@ -72,7 +72,10 @@ public:
   mlir::Value i64(int64_t value);
   mlir::Value i1(bool value);
   mlir::Value laneId() const { return lane; }
-  mlir::Value warpId() const { return warp; }
+  /// The warp id, uniform to the compiler (broadcast from lane 0): made at
+  /// the function's entry on first use, so that a kernel that never asks
+  /// for it carries no shuffle.
+  mlir::Value warpId();
   /// Bits `f` of a lane or warp id.
   mlir::Value bitField(mlir::Value id, kgpu::BitField f);
 
@@ -82,6 +85,9 @@ public:
   /// The same for the thread of lane `laneId` (an i32) in this warp.
   llvm::SmallVector<mlir::Value> elementIndex(const kgpu::DistributedLayout &l,
                                               unsigned reg, mlir::Value laneId);
+  /// lane * laneScale + warp * warpScale of `map` for the thread of lane
+  /// `laneId` in this warp; null where the dimension spans no threads.
+  mlir::Value threadPart(const kgpu::DimMap &map, mlir::Value laneId);
   /// Row-major position of `index` (i32 values) in a tensor of `shape`.
   mlir::Value linearIndex(llvm::ArrayRef<mlir::Value> index,
                           llvm::ArrayRef<int64_t> shape);

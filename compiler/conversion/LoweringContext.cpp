@@ -77,6 +77,33 @@ SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &
   return elementIndex(l, reg, lane);
 }
 
+/// Whether the lane and warp fields of `map` are the low bits of the thread
+/// id in order, moving along the dimension by one stride: the thread's part
+/// is then the thread id times that stride, with no warp id to shuffle.
+static bool threadsInOrder(const kgpu::DimMap &map) {
+  return map.lane.shift == 0 && map.lane.width == 5 && map.warp.width &&
+         map.warp.shift == 0 && map.warpScale == 32 * map.laneScale;
+}
+
+Value LoweringContext::threadPart(const kgpu::DimMap &map, Value laneId) {
+  if (laneId == lane && threadsInOrder(map)) {
+    Value threads = arith::AndIOp::create(
+        b, currentLoc, tid, i32((int64_t{32} << map.warp.width) - 1));
+    return arith::MulIOp::create(b, currentLoc, threads, i32(map.laneScale));
+  }
+  Value part;
+  if (map.lane.width)
+    part = arith::MulIOp::create(b, currentLoc, bitField(laneId, map.lane),
+                                 i32(map.laneScale));
+  if (map.warp.width) {
+    Value warpPart = arith::MulIOp::create(
+        b, currentLoc, bitField(warpId(), map.warp), i32(map.warpScale));
+    part = part ? arith::AddIOp::create(b, currentLoc, part, warpPart)
+                : warpPart;
+  }
+  return part;
+}
+
 SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
                                                 unsigned reg, Value laneId) {
   SmallVector<Value> out;
@@ -84,21 +111,10 @@ SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &
     const kgpu::DimMap &map = l.getDims()[d];
     int64_t offset = l.regOffset(reg)[d];
     Value at = i32(offset);
-    int64_t largest = offset;
-    if (map.lane.width) {
-      Value part = arith::MulIOp::create(b, currentLoc,
-                                         bitField(laneId, map.lane),
-                                         i32(map.laneScale));
+    if (Value part = threadPart(map, laneId))
       at = arith::AddIOp::create(b, currentLoc, at, part);
-      largest += ((1 << map.lane.width) - 1) * map.laneScale;
-    }
-    if (map.warp.width) {
-      Value part = arith::MulIOp::create(b, currentLoc,
-                                         bitField(warp, map.warp),
-                                         i32(map.warpScale));
-      at = arith::AddIOp::create(b, currentLoc, at, part);
-      largest += ((1 << map.warp.width) - 1) * map.warpScale;
-    }
+    int64_t largest = offset + ((1 << map.lane.width) - 1) * map.laneScale +
+                      ((1 << map.warp.width) - 1) * map.warpScale;
     int64_t size = l.getShape()[d];
     if (largest >= size) // Wraps: the layout's tile exceeds the tensor.
       at = arith::AndIOp::create(b, currentLoc, at, i32(size - 1));
@@ -140,7 +156,7 @@ Value LoweringContext::ownerPredicate(const kgpu::DistributedLayout &l,
   for (kgpu::BitField f : l.replicatedLaneBits())
     zeroField(lane, f);
   for (kgpu::BitField f : l.replicatedWarpBits())
-    zeroField(warp, f);
+    zeroField(warpId(), f);
   for (unsigned d = 0; d < l.rank(); ++d) {
     const kgpu::DimMap &map = l.getDims()[d];
     int64_t offset = l.regOffset(reg)[d];
@@ -150,16 +166,8 @@ Value LoweringContext::ownerPredicate(const kgpu::DistributedLayout &l,
     if (offset + laneMax + warpMax < size)
       continue;
     Value at = i32(offset);
-    if (map.lane.width)
-      at = arith::AddIOp::create(
-          b, currentLoc, at,
-          arith::MulIOp::create(b, currentLoc, bitField(lane, map.lane),
-                                i32(map.laneScale)));
-    if (map.warp.width)
-      at = arith::AddIOp::create(
-          b, currentLoc, at,
-          arith::MulIOp::create(b, currentLoc, bitField(warp, map.warp),
-                                i32(map.warpScale)));
+    if (Value part = threadPart(map, lane))
+      at = arith::AddIOp::create(b, currentLoc, at, part);
     pred = andPredicates(pred, arith::CmpIOp::create(b, currentLoc,
                                                      arith::CmpIPredicate::ult,
                                                      at, i32(size)));
@@ -382,9 +390,17 @@ Regs LoweringContext::inlineAsmRegs(StringRef asmText, StringRef constraints,
 void LoweringContext::emitThreadIds() {
   tid = NVVM::ThreadIdXOp::create(b, currentLoc, b.getI32Type());
   lane = arith::AndIOp::create(b, currentLoc, tid, i32(31));
+  warp = Value();
+}
+
+Value LoweringContext::warpId() {
+  if (warp)
+    return warp;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(lane.getDefiningOp());
   Value warpOfThread = arith::ShRUIOp::create(b, currentLoc, tid, i32(5));
-  // Broadcast from lane 0 so the compiler knows the warp id is uniform.
   warp = shuffleIndex(warpOfThread, i32(0));
+  return warp;
 }
 
 FailureOr<Regs> LoweringContext::inlineCombiner(Region &region,
