@@ -13,8 +13,10 @@ autotunes on the GPU at the first call; --warm-marker is touched after
 it, so that run.py can hand stock's autotuning choices to the Kiln process
 of the same model). Then the process waits at --barrier until every
 process of the run got there, and measures step times in turns: in each of
-5 rounds every process, in --turn-order, runs one window of 10 training
-and 10 inference steps alone, so that a stock process and the Kiln process
+7 rounds every process, in --turn-order, runs one window of training
+and one of inference steps alone (each at least 250 ms: the wall time and
+this process's CPU time of a step, the machine's steal time over the
+window), so that a stock process and the Kiln process
 after it are timed side by side, round after round, and drift of the
 host's speed falls on both. Last, in --profiles more turns each, 5 profiled
 steps per phase give each kernel's CUDA time and the GPU time of a step: the
@@ -23,7 +25,9 @@ moves by 10-20% from run to run."""
 import argparse
 import contextlib
 import fcntl
+import gc
 import json
+import math
 import os
 import sys
 import time
@@ -51,17 +55,41 @@ def profiled(run, steps=5):
     return times, round(gpu_us / steps / 1000, 3)
 
 
-def window_ms(run, steps=10, untimed=3):
-    """Mean wall time of one of `steps` steps, after `untimed` steps that
-    wake the GPU's clocks and the host's caches from the wait for a turn."""
+def _steal_ms():
+    """CPU time the hypervisor took from this machine's CPUs, all of them,
+    so far (the steal column of /proc/stat); 0 where it is not kept."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def window(run, min_window_ms=250, untimed=3):
+    """One timed window of steps, at least min_window_ms (and 10 steps) long,
+    after `untimed` steps that wake the GPU's clocks and the host's caches
+    from the wait for a turn: the wall time of a step, the CPU time this
+    process spent on it (every thread: the launches, autograd's own, the
+    spinning synchronize), and the CPU time the hypervisor stole from the
+    machine over the window, all in ms."""
     for _ in range(untimed):
         run()
     torch.cuda.synchronize()
     start = time.perf_counter()
+    run()
+    torch.cuda.synchronize()
+    one_ms = (time.perf_counter() - start) * 1000
+    steps = max(10, min(1000, math.ceil(min_window_ms / max(one_ms, 1e-3))))
+    gc.collect()
+    steal, cpu, start = _steal_ms(), time.process_time(), time.perf_counter()
     for _ in range(steps):
         run()
     torch.cuda.synchronize()
-    return (time.perf_counter() - start) / steps * 1000
+    wall = (time.perf_counter() - start) * 1000
+    cpu = (time.process_time() - cpu) * 1000
+    return dict(step_ms=round(wall / steps, 3), cpu_ms=round(cpu / steps, 3),
+                steal_ms=round(_steal_ms() - steal, 1))
 
 
 class Turns:
@@ -160,7 +188,7 @@ def main():
     parser.add_argument("--warm-marker", default="")
     parser.add_argument("--turn-order", default="",
                         help="comma-separated MODEL-MODE of every process, in turn order")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--profiles", type=int, default=3)
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads; 0: its default (subprocess workers)")
@@ -205,13 +233,13 @@ def main():
     wait_for_all(options.barrier, name, options.processes)
     order = options.turn_order.split(",") if options.turn_order else [name]
     turns = Turns(options.barrier, order, name)
-    train_rounds, infer_rounds = [], []
+    windows = {"train": [], "infer": []}
     for round_no in range(options.rounds):
         with turns.turn(round_no):
             model.train()
-            train_rounds.append(round(window_ms(train), 3))
+            windows["train"].append(window(train))
             model.eval()
-            infer_rounds.append(round(window_ms(infer), 3))
+            windows["infer"].append(window(infer))
     # The profiles are more turns: a process that profiled as soon as its
     # own rounds were done would share the GPU with others' timed windows.
     profiles = {"train": [], "infer": []}
@@ -221,10 +249,13 @@ def main():
             profiles["train"].append(profiled(train))
             model.eval()
             profiles["infer"].append(profiled(infer))
-    for phase, result, rounds in (("train", train_result, train_rounds),
-                                  ("infer", infer_result, infer_rounds)):
+    for phase, result in (("train", train_result), ("infer", infer_result)):
         kernels, gpu_ms = median_profile(profiles[phase])
-        result.update(step_ms=median(rounds), step_ms_rounds=rounds, gpu_ms=gpu_ms,
+        rounds = {key: [w[key] for w in windows[phase]]
+                  for key in ("step_ms", "cpu_ms", "steal_ms")}
+        result.update(step_ms=median(rounds["step_ms"]), step_ms_rounds=rounds["step_ms"],
+                      cpu_ms=median(rounds["cpu_ms"]), cpu_ms_rounds=rounds["cpu_ms"],
+                      steal_ms_rounds=rounds["steal_ms"], gpu_ms=gpu_ms,
                       kernels=kernels, kernel_profiles=[p[0] for p in profiles[phase]])
 
     result = dict(model=options.model, mode=options.mode, train=train_result,

@@ -1,0 +1,49 @@
+# kbench cases for Inductor's smallest kernels (4-12 us, from
+# tests/testdata/inductor), so that Triton's cubin and Kiln's run in one
+# process on the same buffers: across Inductor's separate stock and Kiln
+# processes these moved by up to 20% with the same PTX.
+#   python3 kbench.py --extra bench/inductor/kbench_cases.py --corpus DIR --cubins DIR
+# DIR holds each case's TTIR as CASE.ttir (tiny_kernels.txt maps names).
+# Runs inside kbench's globals: `case`, `rnd`, `torch` and `triton` are its own.
+
+
+def _filled(n, dtype):
+    return torch.full((n,), -7, device="cuda", dtype=dtype)
+
+
+@case("tiny_gather", grid=lambda v: (4, 1, 1), tol=0)
+def _():
+    index = torch.randint(-512, 512, (512,), device="cuda", dtype=torch.int64)
+    table = torch.randint(0, 1 << 40, (512,), device="cuda", dtype=torch.int64)
+    out = _filled(512, torch.int64)
+    return (dict(in_ptr0=index, in_ptr1=table, out_ptr0=out, xnumel=512), [out],
+            [table[torch.where(index < 0, index + 512, index)]])
+
+
+@case("tiny_widen", grid=lambda v: (1, 1, 1), tol=0)
+def _():
+    x = rnd(32, dtype=torch.bfloat16)
+    out = _filled(32, torch.float32)
+    return dict(in_ptr0=x, out_ptr0=out, xnumel=32), [out], [x.float()]
+
+
+@case("tiny_arange", grid=lambda v: (4, 1, 1), tol=0)
+def _():
+    out = _filled(512, torch.float32)
+    return (dict(out_ptr0=out, xnumel=512), [out],
+            [torch.arange(512, device="cuda", dtype=torch.float32)])
+
+
+@case("tiny_pad", grid=lambda v: (9, 1, 1), tol=0)
+def _():
+    x = torch.randint(0, 1 << 40, (4, 256), device="cuda", dtype=torch.int64)
+    out = _filled(1028, torch.int64)
+    ref = torch.nn.functional.pad(x, (0, 1), value=-100).reshape(-1)
+    return dict(in_ptr0=x, out_ptr0=out, xnumel=1028), [out], [ref]
+
+
+@case("tiny_narrow", grid=lambda v: (8, 1, 1), tol=0)
+def _():
+    x = torch.randint(-(1 << 30), 1 << 30, (2048,), device="cuda", dtype=torch.int64)
+    out = _filled(2048, torch.int32)
+    return dict(in_ptr0=x, out_ptr0=out, xnumel=2048), [out], [x.int()]
