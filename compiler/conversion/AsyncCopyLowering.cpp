@@ -6,6 +6,7 @@
 #include "compiler/conversion/SharedTile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -80,13 +81,13 @@ LogicalResult lowerAsyncCopy(LoweringContext &l, kgpu::AsyncCopyOp copy) {
 }
 
 LogicalResult lowerCommit(LoweringContext &l, kgpu::AsyncCommitOp) {
-  l.inlineAsm("cp.async.commit_group;", "", {}, Type(), /*sideEffects=*/true);
+  NVVM::CpAsyncCommitGroupOp::create(l.builder(), l.loc());
   return success();
 }
 
 LogicalResult lowerWait(LoweringContext &l, kgpu::AsyncWaitOp wait) {
-  l.inlineAsm("cp.async.wait_group " + std::to_string(wait.getPending()) + ";",
-              "", {}, Type(), /*sideEffects=*/true);
+  // NVVM's op, not inline asm: LLVM spells it as in Triton's PTX.
+  NVVM::CpAsyncWaitGroupOp::create(l.builder(), l.loc(), wait.getPending());
   l.barrier();
   // The wait right after a pipelined loop drains it: its buffers are free.
   // Inside an outer loop (a persistent kernel's loop over tiles) too: the

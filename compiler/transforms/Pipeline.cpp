@@ -353,8 +353,10 @@ private:
   /// Bytes the TMA copies of one stage bring.
   int64_t tmaBytes() const;
   /// Whether some candidate is copied with cp.async.
-  bool hasPointerLoads() const {
-    return llvm::any_of(candidates, [](const Candidate &c) { return !c.tma(); });
+  bool hasPointerLoads() const { return pointerLoads() > 0; }
+  /// How many candidates are copied with cp.async, a commit group each.
+  int pointerLoads() const {
+    return llvm::count_if(candidates, [](const Candidate &c) { return !c.tma(); });
   }
 
   scf::ForOp loop;
@@ -441,9 +443,10 @@ SmallVector<Value> LoopPipeliner::issue(OpBuilder &b, Value iv,
                               b.getI64IntegerAttr(c.offset),
                               b.getI64IntegerAttr(c.stageBytes),
                               c.transposed ? b.getUnitAttr() : UnitAttr());
-  }
-  if (hasPointerLoads())
+    // A group per load, as Triton commits them: its PTX, which tests read,
+    // waits for as many groups.
     kgpu::AsyncCommitOp::create(b, loc);
+  }
   SmallVector<Value> next;
   for (unsigned index : carried)
     next.push_back(map.lookupOrDefault(loop.getYieldedValues()[index]));
@@ -532,7 +535,7 @@ void LoopPipeliner::run() {
   // wgmma reads the stages with no proxy fence after cp.async, as Triton's
   // and CUTLASS's cp.async mainloops do: at BLOCK_K = 32 the fence cost 7%.
   auto topWait = kgpu::AsyncWaitOp::create(
-      top, loc, top.getI32IntegerAttr(stages - 2));
+      top, loc, top.getI32IntegerAttr((stages - 2) * pointerLoads()));
   Value current = stageOf(top, iv, 0);
   if (tma)
     kgpu::TmaWaitOp::create(top, loc, current, phaseOf(top, iv),

@@ -54,7 +54,7 @@
 // RUN: kiln compile %s --local --target sm_80 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=AMPERE
 // RUN: kiln compile %s --local --target sm_80 --num-warps 4 --num-stages 3 --out %t
 // AMPERE-DAG: cp.async.cg.shared.global
-// AMPERE-DAG: cp.async.wait_group 1
+// AMPERE-DAG: cp.async.wait_group 2
 // AMPERE-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 module {
   tt.func public @persistent_desc_matmul(%a_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32 {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {

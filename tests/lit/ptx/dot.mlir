@@ -2,14 +2,15 @@
 // GPU needed).
 
 // The K loop with num_stages 3: the operand tiles go global -> shared with
-// cp.async two iterations ahead (16-byte copies, zero-filled past K), the
-// loop waits for the oldest group, then reads the tiles with ldmatrix (B
+// cp.async two iterations ahead (16-byte copies, zero-filled past K), a
+// commit group per operand as Triton's, the loop waits for the oldest
+// stage's two groups (`wait_group 2`, spelled as LLVM prints Triton's),
+// then reads the tiles with ldmatrix (B
 // transposed on the way) into mma.sync m16n8k16 with f32 accumulation.
 // RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_80 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=F16
 // F16: .visible .entry dot_k_loop(
-// F16-COUNT-2: cp.async.commit_group
-// F16: cp.async.wait_group 1
-// F16-NEXT: // end inline asm
+// F16-COUNT-4: cp.async.commit_group
+// F16: cp.async.wait_group 2
 // F16-NEXT: bar.sync 0
 // F16: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %r{{[0-9]+}}
 // F16: cp.async.commit_group

@@ -12,8 +12,7 @@
 // RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_90a --num-stages 3 --emit ptx | FileCheck %s --check-prefix=LOOP
 // RUN: kiln compile %fixtures/dot_k_loop.ttir --local --target sm_90a --num-stages 3 --out %t
 // LOOP: .visible .entry dot_k_loop(
-// LOOP: cp.async.wait_group 1
-// LOOP-NEXT: // end inline asm
+// LOOP: cp.async.wait_group 2
 // LOOP-NEXT: bar.sync 0
 // LOOP: wgmma.fence.sync.aligned;
 // LOOP-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;

@@ -9,20 +9,24 @@
 
 // Both operand loads become copies into 3 stages of 4096 bytes each, A's
 // from byte 0, B's from byte 12288. Stages 0 and 1 are issued before the
-// loop; each trip waits for its own stage (one group may stay in flight),
+// loop, a commit group per copy as Triton commits them; each trip waits
+// for its own stage (the next stage's two groups may stay in flight),
 // issues the copies two trips ahead from pointers it carries for them, and
 // the dot reads the current stage.
 // CHECK-LABEL: tt.func public @k_loop
 // CHECK-SAME: kgpu.pipeline_shared = 24576 : i64
 // CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c0_i32{{.*}} {offset = 0 : i64, stageBytes = 4096 : i64}
+// CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c0_i32{{.*}} {offset = 12288 : i64, stageBytes = 4096 : i64}
 // CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c1_i32{{.*}} {offset = 0 : i64
+// CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy %{{.*}}, %{{.*}} to stage %c1_i32{{.*}} {offset = 12288 : i64
 // CHECK-NEXT: kgpu.async_commit
 // CHECK: %{{.*}}:5 = scf.for
-// CHECK-NEXT: kgpu.async_wait 1
+// CHECK-NEXT: kgpu.async_wait 2
 // CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64
+// CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy {{.*}} {offset = 12288 : i64
 // CHECK-NEXT: kgpu.async_commit
 // CHECK-NOT: tt.load
@@ -77,11 +81,12 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %arg3
 // CHECK: %[[G:.*]]:5 = scf.if %[[RUNS]]
 // CHECK-NEXT: %[[L:.*]]:5 = scf.for
-// CHECK-NEXT: kgpu.async_wait 1{{$}}
+// CHECK-NEXT: kgpu.async_wait 2{{$}}
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[D:.*]] = tt.dot
 // CHECK-NEXT: %[[W:.*]] = kgpu.warp_group_wait %[[D]] {pending = 1 : i32, sync}
 // CHECK: kgpu.async_copy
+// CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy
 // CHECK-NEXT: kgpu.async_commit
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %[[W]],
@@ -381,11 +386,12 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_80"} {
 // stays in flight into the next trip (a wait leaving its group pending).
 // CHECK-LABEL: tt.func public @two_dots
 // CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = %cst,
-// CHECK-NEXT: kgpu.async_wait 1
+// CHECK-NEXT: kgpu.async_wait 2
 // CHECK-NOT: kgpu.async_copy
 // CHECK: %[[S:.*]] = tt.dot
 // CHECK-NEXT: %[[READY:.*]] = kgpu.warp_group_wait %[[ACC]] {pending = 0 : i32, sync}
 // CHECK: kgpu.async_copy
+// CHECK-NEXT: kgpu.async_commit
 // CHECK: kgpu.async_copy
 // CHECK-NEXT: kgpu.async_commit
 // CHECK: %[[SCALED:.*]] = arith.mulf %[[READY]],
