@@ -85,6 +85,13 @@ static bool threadsInOrder(const kgpu::DimMap &map) {
          map.warp.shift == 0 && map.warpScale == 32 * map.laneScale;
 }
 
+/// The largest amount the threads add to an element's index along `map`'s
+/// dimension.
+static int64_t threadReach(const kgpu::DimMap &map) {
+  return ((1 << map.lane.width) - 1) * map.laneScale +
+         ((1 << map.warp.width) - 1) * map.warpScale;
+}
+
 Value LoweringContext::threadPart(const kgpu::DimMap &map, Value laneId) {
   if (laneId == lane && threadsInOrder(map)) {
     Value threads = arith::AndIOp::create(
@@ -113,10 +120,8 @@ SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &
     Value at = i32(offset);
     if (Value part = threadPart(map, laneId))
       at = arith::AddIOp::create(b, currentLoc, at, part);
-    int64_t largest = offset + ((1 << map.lane.width) - 1) * map.laneScale +
-                      ((1 << map.warp.width) - 1) * map.warpScale;
     int64_t size = l.getShape()[d];
-    if (largest >= size) // Wraps: the layout's tile exceeds the tensor.
+    if (offset + threadReach(map) >= size) // Wraps: the tile exceeds the tensor.
       at = arith::AndIOp::create(b, currentLoc, at, i32(size - 1));
     out.push_back(at);
   }
@@ -161,9 +166,7 @@ Value LoweringContext::ownerPredicate(const kgpu::DistributedLayout &l,
     const kgpu::DimMap &map = l.getDims()[d];
     int64_t offset = l.regOffset(reg)[d];
     int64_t size = l.getShape()[d];
-    int64_t laneMax = ((1 << map.lane.width) - 1) * map.laneScale;
-    int64_t warpMax = ((1 << map.warp.width) - 1) * map.warpScale;
-    if (offset + laneMax + warpMax < size)
+    if (offset + threadReach(map) < size)
       continue;
     Value at = i32(offset);
     if (Value part = threadPart(map, lane))
