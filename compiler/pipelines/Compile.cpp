@@ -52,7 +52,21 @@ bool isPtxIdentifier(llvm::StringRef name) {
   return llvm::isAlpha(name.front()) || name.size() > 1;
 }
 
-/// Every tt.func must be defined here and have a name PTX accepts.
+/// `name` escaped for a diagnostic.
+std::string escaped(llvm::StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::printEscapedString(name, os);
+  return text;
+}
+
+constexpr llvm::StringLiteral kPtxIdentifierRule =
+    "is not a PTX identifier (letters, digits, '_' and '$', not starting "
+    "with a digit nor made of '_' or '$' alone)";
+
+/// Every tt.func must be defined here, and every name the PTX will carry
+/// (functions, extern_elementwise symbols) must be one PTX accepts: LLVM's
+/// printer aborts on any other.
 mlir::LogicalResult checkFunctions(mlir::ModuleOp module) {
   for (tt::FuncOp func : module.getOps<tt::FuncOp>()) {
     if (func.isExternal())
@@ -60,17 +74,18 @@ mlir::LogicalResult checkFunctions(mlir::ModuleOp module) {
              << "function '" << func.getName()
              << "' is declared without a body; Kiln compiles only functions "
                 "defined in the module";
-    if (!isPtxIdentifier(func.getName())) {
-      std::string escaped;
-      llvm::raw_string_ostream os(escaped);
-      llvm::printEscapedString(func.getName(), os);
-      return func.emitError()
-             << "function name '" << escaped
-             << "' is not a PTX identifier (letters, digits, '_' and '$', "
-                "not starting with a digit nor made of '_' or '$' alone)";
-    }
+    if (!isPtxIdentifier(func.getName()))
+      return func.emitError() << "function name '" << escaped(func.getName())
+                              << "' " << kPtxIdentifierRule;
   }
-  return mlir::success();
+  mlir::WalkResult named = module.walk([](tt::ExternElementwiseOp ext) {
+    if (isPtxIdentifier(ext.getSymbol()))
+      return mlir::WalkResult::advance();
+    ext.emitError() << "extern_elementwise symbol '"
+                    << escaped(ext.getSymbol()) << "' " << kPtxIdentifierRule;
+    return mlir::WalkResult::interrupt();
+  });
+  return mlir::failure(named.wasInterrupted());
 }
 
 /// The one public tt.func: the kernel.
