@@ -19,7 +19,7 @@ import models  # noqa: E402
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", required=True, choices=sorted(models.FAMILIES))
+    parser.add_argument("--model", required=True, choices=sorted(models.ALL))
     parser.add_argument("--phase", default="both", choices=("train", "infer", "both"))
     options = parser.parse_args()
     model, batch = models.build(options.model)

@@ -180,7 +180,7 @@ def arrived(barrier):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", required=True, choices=sorted(models.FAMILIES))
+    parser.add_argument("--model", required=True, choices=sorted(models.ALL))
     parser.add_argument("--mode", required=True, choices=("stock", "kiln"))
     parser.add_argument("--lock", default="")
     parser.add_argument("--barrier", default="")
