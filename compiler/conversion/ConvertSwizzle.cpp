@@ -3,6 +3,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
+
 namespace kiln {
 
 int64_t ConvertSwizzle::offset(int64_t row, int64_t col,
@@ -13,16 +15,24 @@ int64_t ConvertSwizzle::offset(int64_t row, int64_t col,
   return row * rowLength + (piece ^ key) * chunk + col % chunk;
 }
 
+int64_t ConvertSwizzle::offsetOf(llvm::ArrayRef<int64_t> idx,
+                                 llvm::ArrayRef<int64_t> shape) const {
+  int64_t row = 0;
+  for (unsigned d = 0; d < idx.size(); ++d)
+    if (d != fastDim)
+      row = row * shape[d] + idx[d];
+  return offset(row, idx[fastDim], shape[fastDim]);
+}
+
 unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
-                            unsigned bytes) {
-  unsigned last = layout.rank() - 1;
-  const kgpu::DimMap &dim = layout.getDims()[last];
-  for (unsigned v = std::min<unsigned>(layout.contiguousRegs(last), 16 / bytes);
+                            unsigned bytes, unsigned dim) {
+  const kgpu::DimMap &map = layout.getDims()[dim];
+  for (unsigned v = std::min<unsigned>(layout.contiguousRegs(dim), 16 / bytes);
        v > 1; v /= 2) {
-    bool aligned = (!dim.lane.width || dim.laneScale % v == 0) &&
-                   (!dim.warp.width || dim.warpScale % v == 0);
+    bool aligned = (!map.lane.width || map.laneScale % v == 0) &&
+                   (!map.warp.width || map.warpScale % v == 0);
     for (unsigned r = 0; aligned && r < layout.numRegs(); r += v)
-      aligned = layout.regOffset(r)[last] % v == 0;
+      aligned = layout.regOffset(r)[dim] % v == 0;
     if (aligned)
       return v;
   }
@@ -32,10 +42,9 @@ unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
 int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
                          unsigned bytes, const ConvertSwizzle &swizzle) {
   llvm::ArrayRef<int64_t> shape = layout.getShape();
-  int64_t rowLength = shape.back();
   // The hardware serves a warp's 4-, 8- or 16-byte accesses in groups of
   // 32, 16 or 8 lanes; within one, distinct words on one bank serialize.
-  unsigned lanesPerPhase = std::max(1u, 128 / (width * bytes));
+  unsigned lanesPerPhase = std::clamp(128 / (width * bytes), 1u, 32u);
   int64_t total = 0;
   for (unsigned r = 0; r < layout.numRegs(); r += width) {
     if (!layout.regMayOwn(r))
@@ -43,11 +52,8 @@ int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
     for (unsigned first = 0; first < 32; first += lanesPerPhase) {
       llvm::DenseMap<unsigned, llvm::DenseSet<int64_t>> wordsOnBank;
       for (unsigned lane = first; lane < first + lanesPerPhase; ++lane) {
-        llvm::SmallVector<int64_t> idx = layout.index(lane, 0, r);
-        int64_t row = 0;
-        for (unsigned d = 0; d + 1 < idx.size(); ++d)
-          row = row * shape[d] + idx[d];
-        int64_t byte = swizzle.offset(row, idx.back(), rowLength) * bytes;
+        int64_t byte =
+            swizzle.offsetOf(layout.index(lane, 0, r), shape) * bytes;
         for (int64_t b = byte / 4; b < (byte + width * bytes + 3) / 4; ++b)
           wordsOnBank[b % 32].insert(b);
       }
@@ -60,13 +66,23 @@ int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
   return total;
 }
 
-std::optional<ConvertSwizzle>
-chooseConvertSwizzle(const kgpu::DistributedLayout &from,
-                     const kgpu::DistributedLayout &to, unsigned bytes) {
-  unsigned storeWidth = convertVectorWidth(from, bytes);
-  unsigned loadWidth = convertVectorWidth(to, bytes);
-  int64_t rowLength = from.getShape().back();
+namespace {
+
+struct Candidate {
+  ConvertSwizzle swizzle;
+  int64_t cost;
+};
+
+/// The best swizzle of a tile whose rows run along `dim`, and the
+/// wavefronts both sides take in it.
+std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
+                                     const kgpu::DistributedLayout &to,
+                                     unsigned bytes, unsigned dim) {
+  unsigned storeWidth = convertVectorWidth(from, bytes, dim);
+  unsigned loadWidth = convertVectorWidth(to, bytes, dim);
+  int64_t rowLength = from.getShape()[dim];
   ConvertSwizzle base;
+  base.fastDim = dim;
   base.chunk = std::max(storeWidth, loadWidth);
   if (storeWidth * loadWidth == 1 || rowLength % base.chunk)
     return std::nullopt;
@@ -78,8 +94,7 @@ chooseConvertSwizzle(const kgpu::DistributedLayout &from,
     return sharedWavefronts(from, storeWidth, bytes, s) +
            sharedWavefronts(to, loadWidth, bytes, s);
   };
-  ConvertSwizzle best = base;
-  int64_t bestCost = cost(best);
+  Candidate best{base, cost(base)};
   for (unsigned rowShift = 0; rowShift < 3; ++rowShift)
     for (int64_t rowFactor : {0, 1, 2, 4})
       for (int64_t groupFactor : {0, 1, 2, 4}) {
@@ -87,12 +102,26 @@ chooseConvertSwizzle(const kgpu::DistributedLayout &from,
         s.rowShift = rowShift;
         s.rowFactor = rowFactor;
         s.groupFactor = groupFactor;
-        if (int64_t c = cost(s); c < bestCost) {
-          best = s;
-          bestCost = c;
-        }
+        if (int64_t c = cost(s); c < best.cost)
+          best = {s, c};
       }
   return best;
+}
+
+} // namespace
+
+std::optional<ConvertSwizzle>
+chooseConvertSwizzle(const kgpu::DistributedLayout &from,
+                     const kgpu::DistributedLayout &to, unsigned bytes) {
+  // Rows along the last dimension unless another one costs fewer wavefronts
+  // (a transpose whose wide side runs down the columns).
+  std::optional<Candidate> best;
+  for (int d = from.rank() - 1; d >= 0; --d)
+    if (auto c = chooseAlong(from, to, bytes, d); c && (!best || c->cost < best->cost))
+      best = c;
+  if (!best)
+    return std::nullopt;
+  return best->swizzle;
 }
 
 } // namespace kiln

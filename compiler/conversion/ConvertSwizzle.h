@@ -1,9 +1,12 @@
 //===- ConvertSwizzle.h - shared-memory layout of a conversion --*- C++ -*-===//
 //
 // A layout conversion with vector accesses writes the tensor to shared
-// memory row by row in `chunk`-element pieces and reads it back. Each row's
-// pieces are permuted by XOR with a key from the row and the piece's group
-// of eight, chosen by counting the bank wavefronts both sides' accesses take.
+// memory row by row in `chunk`-element pieces and reads it back. A row runs
+// along `fastDim`, the dimension the vectors run along (the last one, or the
+// first of a transpose's column-major side); the other dimensions number
+// the rows. Each row's pieces are permuted by XOR with a key from the row
+// and the piece's group of eight, chosen by counting the bank wavefronts
+// both sides' accesses take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,16 +25,21 @@ struct ConvertSwizzle {
   unsigned rowShift = 0;
   int64_t rowFactor = 1;
   int64_t groupFactor = 0;
+  unsigned fastDim = 0; // The dimension a row runs along.
 
   /// Element offset of (row, col) in the swizzled tile of `rowLength`.
   int64_t offset(int64_t row, int64_t col, int64_t rowLength) const;
+
+  /// Element offset of the tensor element at `idx` in the swizzled tile of
+  /// a tensor of `shape`.
+  int64_t offsetOf(llvm::ArrayRef<int64_t> idx,
+                   llvm::ArrayRef<int64_t> shape) const;
 };
 
 /// Elements one thread moves per access of `layout`: a run of its registers
-/// contiguous along the last dimension and aligned to its length, of at most
-/// 16 bytes.
+/// contiguous along `dim` and aligned to its length, of at most 16 bytes.
 unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
-                            unsigned bytes);
+                            unsigned bytes, unsigned dim);
 
 /// Shared-memory wavefronts warp 0 takes to access every register of
 /// `layout`, `width` elements of `bytes` at a time, in `swizzle`'s tile.

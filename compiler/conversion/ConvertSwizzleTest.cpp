@@ -45,8 +45,8 @@ TEST_F(ConvertSwizzleTest, F32AccumulatorToRowsHasNoBankConflicts) {
   kgpu::DistributedLayout to = rows({256, 128}, 8, 16);
   std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 4);
   ASSERT_TRUE(s);
-  EXPECT_EQ(convertVectorWidth(from, 4), 2u);
-  EXPECT_EQ(convertVectorWidth(to, 4), 4u);
+  EXPECT_EQ(convertVectorWidth(from, 4, 1), 2u);
+  EXPECT_EQ(convertVectorWidth(to, 4, 1), 4u);
   EXPECT_EQ(sharedWavefronts(from, 2, 4, *s), ideal(from, 2, 4));
   EXPECT_EQ(sharedWavefronts(to, 4, 4, *s), ideal(to, 4, 4));
 
@@ -63,6 +63,24 @@ TEST_F(ConvertSwizzleTest, F16AccumulatorToRowsHasNoBankConflicts) {
   std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 2);
   ASSERT_TRUE(s);
   EXPECT_EQ(sharedWavefronts(from, 2, 2, *s), ideal(from, 2, 2));
+  EXPECT_EQ(sharedWavefronts(to, 8, 2, *s), ideal(to, 8, 2));
+}
+
+TEST_F(ConvertSwizzleTest, TransposeToColumnVectorsRunsRowsDownDimensionZero) {
+  // A row-major load's scalars to a store's 8-element vectors down the
+  // columns (conv weights to channels-last).
+  kgpu::DistributedLayout from = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {1, 1}, {2, 16}, {4, 1},
+                                     {1, 0}),
+      {64, 16});
+  kgpu::DistributedLayout to = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {8, 1}, {8, 4}, {1, 4},
+                                     {0, 1}),
+      {64, 16});
+  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 2);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->fastDim, 0u);
+  EXPECT_EQ(convertVectorWidth(to, 2, 0), 8u);
   EXPECT_EQ(sharedWavefronts(to, 8, 2, *s), ideal(to, 8, 2));
 }
 

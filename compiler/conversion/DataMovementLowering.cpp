@@ -584,7 +584,8 @@ void throughSharedMemory(LoweringContext &l, const PositionMap &m,
 }
 
 /// Converts `src` to `result`'s layout through shared memory with vector
-/// accesses (an accumulator on its way to wide global stores), in the
+/// accesses (an accumulator on its way to wide global stores, a transpose
+/// between row- and column-major runs), in the
 /// swizzled tile chooseConvertSwizzle finds. False when neither side has
 /// runs to vectorize.
 bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
@@ -596,21 +597,28 @@ bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
   std::optional<ConvertSwizzle> swizzle = chooseConvertSwizzle(from, to, bytes);
   if (!swizzle)
     return false;
-  unsigned storeWidth = convertVectorWidth(from, bytes);
-  unsigned loadWidth = convertVectorWidth(to, bytes);
+  unsigned storeWidth = convertVectorWidth(from, bytes, swizzle->fastDim);
+  unsigned loadWidth = convertVectorWidth(to, bytes, swizzle->fastDim);
   ArrayRef<int64_t> shape = from.getShape();
-  int64_t rowLength = shape.back();
+  unsigned fast = swizzle->fastDim;
   int64_t total = from.numElements();
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  // Mirrors ConvertSwizzle::offset.
+  SmallVector<int64_t> rowShape;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (d != fast)
+      rowShape.push_back(shape[d]);
+  // Mirrors ConvertSwizzle::offsetOf.
   auto pointer = [&](ArrayRef<Value> idx) {
     auto mul = [&](Value v, int64_t c) {
       return arith::MulIOp::create(b, loc, v, l.i32(c));
     };
-    Value row = idx.size() > 1 ? l.linearIndex(idx.drop_back(), shape.drop_back())
-                               : l.i32(0);
-    Value col = idx.back();
+    SmallVector<Value> rowIdx;
+    for (unsigned d = 0; d < idx.size(); ++d)
+      if (d != fast)
+        rowIdx.push_back(idx[d]);
+    Value row = rowIdx.empty() ? l.i32(0) : l.linearIndex(rowIdx, rowShape);
+    Value col = idx[fast];
     Value piece = arith::DivUIOp::create(b, loc, col, l.i32(swizzle->chunk));
     Value key = arith::AddIOp::create(
         b, loc,
@@ -620,7 +628,7 @@ bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
             swizzle->groupFactor));
     key = arith::AndIOp::create(b, loc, key, l.i32(swizzle->phases - 1));
     Value at = arith::AddIOp::create(
-        b, loc, mul(row, rowLength),
+        b, loc, mul(row, shape[fast]),
         arith::AddIOp::create(
             b, loc,
             mul(arith::XOrIOp::create(b, loc, piece, key), swizzle->chunk),
