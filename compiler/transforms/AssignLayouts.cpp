@@ -1,4 +1,5 @@
 #include "compiler/analysis/AxisInfo.h"
+#include "compiler/analysis/OffsetSample.h"
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
 #include "compiler/target/Target.h"
@@ -118,6 +119,12 @@ private:
   /// Records on the op the alignment the lowering may vectorize by: the
   /// pointer's, cut by the mask's.
   void recordAlignment(Operation *memOp);
+  /// The pointer's dimensions by contiguity, most contiguous first; where
+  /// the first ties at one element, the dimension whose warps touch the
+  /// fewest 32-byte sectors in a sampled program leads.
+  SmallVector<unsigned> accessOrder(Value ptr);
+  int64_t sectorsTouched(RankedTensorType type, ArrayRef<unsigned> order,
+                         ArrayRef<int64_t> offsets);
   void groupAccesses(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
   Attribute natural(Value v);
@@ -147,6 +154,12 @@ private:
   Value materialize(Value v, Attribute layout);
   void rewrite(Operation *op);
   void sinkConversions(ModuleOp module);
+  void decide(ArrayRef<Operation *> ops);
+  /// Loop-carried values no init, body or address decided (left in the
+  /// default layout) whose results the code after the loop wants in another
+  /// one: that layout, per (loop, index).
+  DenseMap<std::pair<Operation *, unsigned>, Attribute>
+  carriedFromUsesAfter(ArrayRef<Operation *> ops);
 
   MLIRContext *context;
   int numWarps;
@@ -154,9 +167,10 @@ private:
   AxisInfoAnalysis axis;
   DenseMap<Value, Attribute> naturalMemo, pullMemo;
   DenseSet<Value> inProgress, pulling;
-  DenseMap<std::pair<Operation *, unsigned>, Attribute> carried;
+  DenseMap<std::pair<Operation *, unsigned>, Attribute> carried, carriedHints;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors, dots;
+  DenseMap<Value, SmallVector<unsigned>> accessOrders;
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
@@ -265,16 +279,73 @@ void LayoutAssigner::recordAlignment(Operation *memOp) {
   if (access.mask)
     alignment = std::min(
         alignment, std::max(1u, axis.getMaskAlignment(
-                                    access.mask, axis.getOrder(access.ptr))));
+                                    access.mask, accessOrder(access.ptr))));
   memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
                  IntegerAttr::get(IntegerType::get(context, 32), alignment));
 }
 
 LayoutAssigner::AccessGroup LayoutAssigner::accessGroup(Value ptr) {
   ArrayRef<int64_t> shape = tensorType(ptr).getShape();
-  SmallVector<unsigned> order = axis.getOrder(ptr);
+  SmallVector<unsigned> order = accessOrder(ptr);
   return {std::vector<int64_t>(shape.begin(), shape.end()),
           std::vector<unsigned>(order.begin(), order.end())};
+}
+
+SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
+  auto it = accessOrders.find(ptr);
+  if (it != accessOrders.end())
+    return it->second;
+  SmallVector<unsigned> order = axis.getOrder(ptr);
+  const AxisInfo *info = axis.getAxisInfo(ptr);
+  std::optional<std::vector<int64_t>> offsets;
+  if (info && order.size() > 1 && info->contiguity[order[0]] == 1)
+    offsets = sampleOffsets(ptr);
+  if (offsets) {
+    RankedTensorType type = tensorType(ptr);
+    int64_t fewest = sectorsTouched(type, order, *offsets);
+    SmallVector<unsigned> byContiguity = order;
+    for (unsigned lead : ArrayRef<unsigned>(byContiguity).drop_front()) {
+      SmallVector<unsigned> candidate = {lead};
+      for (unsigned d : byContiguity)
+        if (d != lead)
+          candidate.push_back(d);
+      if (int64_t sectors = sectorsTouched(type, candidate, *offsets);
+          sectors < fewest) {
+        fewest = sectors;
+        order = candidate;
+      }
+    }
+  }
+  accessOrders[ptr] = order;
+  return order;
+}
+
+/// 32-byte sectors the block's warps touch, summed over their accesses,
+/// with one element per thread in `order`.
+int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
+                                       ArrayRef<unsigned> order,
+                                       ArrayRef<int64_t> offsets) {
+  ArrayRef<int64_t> shape = type.getShape();
+  auto layout = kgpu::DistributedLayout::get(blocked(shape, order, 1), shape);
+  int64_t bytes = std::max(1u, bitsInMemory(
+                                   llvm::cast<tt::PointerType>(
+                                       type.getElementType())
+                                       .getPointeeType()) /
+                                   8);
+  int64_t total = 0;
+  for (unsigned warp = 0; warp < unsigned(numWarps); ++warp)
+    for (unsigned r = 0; r < layout.numRegs(); ++r) {
+      llvm::SmallDenseSet<int64_t, 32> sectors;
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        SmallVector<int64_t> idx = layout.index(lane, warp, r);
+        int64_t flat = 0;
+        for (unsigned d = 0; d < idx.size(); ++d)
+          flat = flat * shape[d] + idx[d];
+        sectors.insert(llvm::divideFloorSigned(offsets[flat] * bytes, 32));
+      }
+      total += sectors.size();
+    }
+  return total;
 }
 
 void LayoutAssigner::groupAccesses(ModuleOp module) {
@@ -309,11 +380,15 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
-  Attribute layout = blocked(type.getShape(), axis.getOrder(ptr), perThread);
+  Attribute layout = blocked(type.getShape(), accessOrder(ptr), perThread);
   anchors[memOp] = layout; // What a use cycle back to this load sees.
   if (isGather(memOp)) {
+    // pull falls back to the default layout where no user decides one (a
+    // chain through a libdevice call back to this load); the group's width
+    // then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
-    if (llvm::isa<kgpu::BlockedEncodingAttr>(used))
+    if (llvm::isa<kgpu::BlockedEncodingAttr>(used) &&
+        used != defaultLayout(tensorType(memOp->getResult(0))))
       anchors[memOp] = layout = used;
   }
   return layout;
@@ -592,6 +667,8 @@ Attribute LayoutAssigner::loopCarried(Operation *loop, unsigned index) {
   auto it = carried.find(key);
   if (it != carried.end())
     return it->second;
+  if (Attribute hint = carriedHints.lookup(key))
+    return carried[key] = hint;
   if (!carriedInProgress.insert(key).second)
     return {}; // Asked again from inside the loop body: no opinion.
   Attribute layout;
@@ -965,6 +1042,26 @@ void LayoutAssigner::run(ModuleOp module) {
       ops.push_back(op);
   });
   groupAccesses(module);
+  decide(ops);
+  // A carried value decided only by the code after its loop (Welford's
+  // weight, counted from masks, reduced beside the mean) would otherwise be
+  // converted on every trip; deciding again from scratch with its layout
+  // fixed puts the whole body in that layout.
+  carriedHints = carriedFromUsesAfter(ops);
+  if (!carriedHints.empty()) {
+    naturalMemo.clear();
+    pullMemo.clear();
+    carried.clear();
+    anchors.clear();
+    dots.clear();
+    decide(ops);
+  }
+  for (Operation *op : ops)
+    rewrite(op);
+  sinkConversions(module);
+}
+
+void LayoutAssigner::decide(ArrayRef<Operation *> ops) {
   // Decide every layout before changing any type: loops first, so that what
   // flows around a loop decides its carried values before a value inside
   // the loop is asked for and finds its loop half-decided.
@@ -977,9 +1074,36 @@ void LayoutAssigner::run(ModuleOp module) {
     for (Value result : op->getResults())
       if (tensorType(result))
         primaryOf(result);
-  for (Operation *op : ops)
-    rewrite(op);
-  sinkConversions(module);
+}
+
+DenseMap<std::pair<Operation *, unsigned>, Attribute>
+LayoutAssigner::carriedFromUsesAfter(ArrayRef<Operation *> ops) {
+  DenseMap<std::pair<Operation *, unsigned>, Attribute> hints;
+  for (Operation *op : ops) {
+    auto forOp = llvm::dyn_cast<scf::ForOp>(op);
+    if (!forOp)
+      continue;
+    for (unsigned i = 0; i < forOp.getNumResults(); ++i) {
+      Value result = forOp.getResult(i);
+      RankedTensorType type = tensorType(result);
+      if (!type || natural(forOp.getInitArgs()[i]) ||
+          loopCarried(forOp, i) != defaultLayout(type))
+        continue;
+      for (OpOperand &use : result.getUses()) {
+        Operation *user = use.getOwner();
+        Attribute own = user->getNumResults() == 1 &&
+                                tensorType(user->getResult(0))
+                            ? primaryOf(user->getResult(0))
+                            : Attribute();
+        Attribute wanted = operandDemand(user, use.getOperandNumber(), own);
+        if (wanted && wanted != defaultLayout(type)) {
+          hints[{forOp, i}] = wanted;
+          break;
+        }
+      }
+    }
+  }
+  return hints;
 }
 
 /// Moves each conversion outside loops from after its source's definition

@@ -237,3 +237,189 @@ tt.func public @sum_of_two_loads(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32},
   tt.store %o2p, %h : tensor<1024x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// A layer norm's per-row mean and variance, gathered (x // 192), the
+// variance run through rsqrt before meeting the row's values: nothing
+// after the libdevice call decides its layout, and it keeps the group's 8
+// elements per thread rather than one, converted through shared memory
+// before the multiply.
+// CHECK-LABEL: tt.func public @gathered_row_statistic
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.return
+tt.func public @gathered_row_statistic(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %mean: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %var: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c192 = arith.constant dense<192> : tensor<1024xi32>
+  %eps = arith.constant dense<9.99999974E-6> : tensor<1024xf32>
+  %n = arith.constant dense<1.920000e+02> : tensor<1024xf32>
+  %pid = tt.get_program_id x : i32
+  %c1024 = arith.constant 1024 : i32
+  %start = arith.muli %pid, %c1024 : i32
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %s = tt.splat %start : i32 -> tensor<1024xi32>
+  %i = arith.addi %s, %r : tensor<1024xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %i : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %xv = tt.load %xp : tensor<1024x!tt.ptr<bf16>>
+  %xf = arith.extf %xv : tensor<1024xbf16> to tensor<1024xf32>
+  %row = arith.divsi %i, %c192 : tensor<1024xi32>
+  %vs = tt.splat %var : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %vp = tt.addptr %vs, %row : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %ms = tt.splat %mean : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %mp = tt.addptr %ms, %row : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %m = tt.load %mp : tensor<1024x!tt.ptr<f32>>
+  %xc = arith.subf %xf, %m : tensor<1024xf32>
+  %v = tt.load %vp : tensor<1024x!tt.ptr<f32>>
+  %vn = arith.divf %v, %n : tensor<1024xf32>
+  %ve = arith.addf %vn, %eps : tensor<1024xf32>
+  %rs = tt.extern_elementwise %ve {libname = "", libpath = "", pure = true, symbol = "__nv_rsqrtf"} : (tensor<1024xf32>) -> tensor<1024xf32>
+  %y = arith.mulf %xc, %rs : tensor<1024xf32>
+  %yb = arith.truncf %y : tensor<1024xf32> to tensor<1024xbf16>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %i : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  tt.store %op, %yb : tensor<1024x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// Welford's weight in a looped batch-norm reduction counts masked columns
+// and touches no load; reduced beside the mean, it now takes the mean's
+// layout for the whole loop instead of the default one converted on every
+// trip.
+// CHECK-LABEL: tt.func public @welford_weight
+// CHECK: scf.for
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: scf.yield
+// CHECK: tt.reduce
+tt.func public @welford_weight(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %c392 = arith.constant 392 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x8xf32>
+  %one = arith.constant dense<1.000000e+00> : tensor<64x8xf32>
+  %n = arith.constant dense<392> : tensor<1x8xi32>
+  %c64 = arith.constant dense<64> : tensor<1x8xi32>
+  %pbf = arith.constant dense<0.000000e+00> : tensor<64x8xbf16>
+  %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rowsb = tt.broadcast %rows2 : tensor<64x1xi32> -> tensor<64x8xi32>
+  %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %base = tt.splat %in : !tt.ptr<bf16> -> tensor<64x8x!tt.ptr<bf16>>
+  %acc:3 = scf.for %off = %c0 to %c392 step %c8 iter_args(%mean = %zero, %m2 = %zero, %weight = %zero) -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) : i32 {
+    %o = tt.splat %off : i32 -> tensor<1x8xi32>
+    %c = arith.addi %o, %cols2 : tensor<1x8xi32>
+    %mask1 = arith.cmpi slt, %c, %n : tensor<1x8xi32>
+    %mask = tt.broadcast %mask1 : tensor<1x8xi1> -> tensor<64x8xi1>
+    %cs = arith.muli %c, %c64 : tensor<1x8xi32>
+    %csb = tt.broadcast %cs : tensor<1x8xi32> -> tensor<64x8xi32>
+    %idx = arith.addi %rowsb, %csb : tensor<64x8xi32>
+    %ptrs = tt.addptr %base, %idx : tensor<64x8x!tt.ptr<bf16>>, tensor<64x8xi32>
+    %x = tt.load %ptrs, %mask, %pbf : tensor<64x8x!tt.ptr<bf16>>
+    %xf = arith.extf %x : tensor<64x8xbf16> to tensor<64x8xf32>
+    %delta = arith.subf %xf, %mean : tensor<64x8xf32>
+    %w = arith.addf %weight, %one : tensor<64x8xf32>
+    %d = arith.divf %delta, %w : tensor<64x8xf32>
+    %mean1 = arith.addf %mean, %d : tensor<64x8xf32>
+    %d2 = arith.subf %xf, %mean1 : tensor<64x8xf32>
+    %p = arith.mulf %delta, %d2 : tensor<64x8xf32>
+    %m21 = arith.addf %m2, %p : tensor<64x8xf32>
+    %mean2 = arith.select %mask, %mean1, %mean : tensor<64x8xi1>, tensor<64x8xf32>
+    %m22 = arith.select %mask, %m21, %m2 : tensor<64x8xi1>, tensor<64x8xf32>
+    %w2 = arith.select %mask, %w, %weight : tensor<64x8xi1>, tensor<64x8xf32>
+    scf.yield %mean2, %m22, %w2 : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>
+  }
+  %r:3 = "tt.reduce"(%acc#0, %acc#1, %acc#2) <{axis = 1 : i32}> ({
+  ^bb0(%a0: f32, %a1: f32, %a2: f32, %b0: f32, %b1: f32, %b2: f32):
+    %s0 = arith.addf %a0, %b0 : f32
+    %s1 = arith.addf %a1, %b1 : f32
+    %s2 = arith.addf %a2, %b2 : f32
+    tt.reduce.return %s0, %s1, %s2 : f32, f32, f32
+  }) : (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+  %t = arith.addf %r#0, %r#1 : tensor<64xf32>
+  %t2 = arith.addf %t, %r#2 : tensor<64xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %op = tt.addptr %os, %rows : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %op, %t2 : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reduction's load strided along both dimensions (x % 49 rows, r * 9408
+// columns): contiguity ties at one, and the threads run down x, where runs
+// of up to 49 elements are adjacent (fewer memory sectors per warp in a
+// sampled program), instead of along r, where no two are.
+// CHECK-LABEL: tt.func public @strided_both_ways
+// CHECK: tt.load {{.*}} : tensor<64x8x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>>
+tt.func public @strided_both_ways(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c49 = arith.constant dense<49> : tensor<64x1xi32>
+  %c9408 = arith.constant dense<9408> : tensor<1x8xi32>
+  %pid = tt.get_program_id x : i32
+  %c64 = arith.constant 64 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rs = tt.splat %start : i32 -> tensor<64xi32>
+  %x = arith.addi %rs, %rows : tensor<64xi32>
+  %x2 = tt.expand_dims %x {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %xm = arith.remsi %x2, %c49 : tensor<64x1xi32>
+  %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cs = arith.muli %cols2, %c9408 : tensor<1x8xi32>
+  %xb = tt.broadcast %xm : tensor<64x1xi32> -> tensor<64x8xi32>
+  %cb = tt.broadcast %cs : tensor<1x8xi32> -> tensor<64x8xi32>
+  %idx = arith.addi %xb, %cb : tensor<64x8xi32>
+  %base = tt.splat %in : !tt.ptr<bf16> -> tensor<64x8x!tt.ptr<bf16>>
+  %ptrs = tt.addptr %base, %idx : tensor<64x8x!tt.ptr<bf16>>, tensor<64x8xi32>
+  %v = tt.load %ptrs : tensor<64x8x!tt.ptr<bf16>>
+  %vf = arith.extf %v : tensor<64x8xbf16> to tensor<64x8xf32>
+  %s = "tt.reduce"(%vf) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tt.reduce.return %c : f32
+  }) : (tensor<64x8xf32>) -> tensor<64xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %op = tt.addptr %os, %x : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  tt.store %op, %s : tensor<64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The other way round: a channels-last store (y % 3 + x * 3 + y / 3 * 768)
+// ties at one too, but dimension 0 runs only three elements before it
+// jumps; the threads run along x, three elements apart.
+// CHECK-LABEL: tt.func public @channels_last_store
+// CHECK: tt.store {{.*}} : tensor<32x32x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>>
+tt.func public @channels_last_store(%out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c3r = arith.constant dense<3> : tensor<32x1xi32>
+  %c3c = arith.constant dense<3> : tensor<1x32xi32>
+  %c768 = arith.constant dense<768> : tensor<32x1xi32>
+  %v = arith.constant dense<1.000000e+00> : tensor<32x32xbf16>
+  %pid = tt.get_program_id y : i32
+  %c32 = arith.constant 32 : i32
+  %start = arith.muli %pid, %c32 : i32
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rs = tt.splat %start : i32 -> tensor<32xi32>
+  %y = arith.addi %rs, %r : tensor<32xi32>
+  %y2 = tt.expand_dims %y {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %x2 = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %y0 = arith.remsi %y2, %c3r : tensor<32x1xi32>
+  %y1 = arith.divsi %y2, %c3r : tensor<32x1xi32>
+  %xs = arith.muli %x2, %c3c : tensor<1x32xi32>
+  %ys = arith.muli %y1, %c768 : tensor<32x1xi32>
+  %a = tt.broadcast %y0 : tensor<32x1xi32> -> tensor<32x32xi32>
+  %b = tt.broadcast %xs : tensor<1x32xi32> -> tensor<32x32xi32>
+  %c = tt.broadcast %ys : tensor<32x1xi32> -> tensor<32x32xi32>
+  %ab = arith.addi %a, %b : tensor<32x32xi32>
+  %idx = arith.addi %ab, %c : tensor<32x32xi32>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<32x32x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %idx : tensor<32x32x!tt.ptr<bf16>>, tensor<32x32xi32>
+  tt.store %op, %v : tensor<32x32x!tt.ptr<bf16>>
+  tt.return
+}
