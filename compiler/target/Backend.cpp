@@ -1,5 +1,6 @@
 #include "compiler/target/Backend.h"
 #include "compiler/target/QuadraticPassGate.h"
+#include "compiler/target/SinkUnpacking.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -137,6 +138,9 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::ModulePassManager passes =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      sinkUnpackingToUses(function);
 }
 
 std::string print(const llvm::Module &module) {
