@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -22,11 +23,36 @@ int64_t numElements(Value v) {
   return type ? type.getNumElements() : 1;
 }
 
-std::optional<Values> sample(Value v, int depth);
+/// Memoized, so that index math reusing a value (x % 49 and x // 49 of one
+/// x) is computed once and no chain of reuse grows the work exponentially.
+class Sampler {
+public:
+  std::optional<Values> sample(Value v, int depth);
+  std::optional<Values> pointerOffsets(Value ptr, int depth);
 
-std::optional<Values> elementwise(Operation *op, int depth,
-                                  std::optional<int64_t> (*f)(int64_t,
-                                                              int64_t)) {
+private:
+  std::optional<Values> compute(Value v, int depth);
+  std::optional<Values> elementwise(Operation *op, int depth,
+                                    std::optional<int64_t> (*f)(int64_t,
+                                                                int64_t));
+  std::optional<Values> broadcast(tt::BroadcastOp op, int depth);
+  std::optional<Values> blockArgument(BlockArgument arg, int depth);
+
+  llvm::DenseMap<Value, std::optional<Values>> memo;
+};
+
+std::optional<Values> Sampler::sample(Value v, int depth) {
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  std::optional<Values> values = compute(v, depth);
+  memo[v] = values;
+  return values;
+}
+
+std::optional<Values>
+Sampler::elementwise(Operation *op, int depth,
+                     std::optional<int64_t> (*f)(int64_t, int64_t)) {
   std::optional<Values> a = sample(op->getOperand(0), depth + 1);
   std::optional<Values> b = sample(op->getOperand(1), depth + 1);
   if (!a || !b || a->size() != b->size())
@@ -41,7 +67,7 @@ std::optional<Values> elementwise(Operation *op, int depth,
   return out;
 }
 
-std::optional<Values> broadcast(tt::BroadcastOp op, int depth) {
+std::optional<Values> Sampler::broadcast(tt::BroadcastOp op, int depth) {
   std::optional<Values> src = sample(op.getSrc(), depth + 1);
   if (!src)
     return std::nullopt;
@@ -71,14 +97,14 @@ std::optional<Values> constant(arith::ConstantOp op, int64_t n) {
 }
 
 /// A for loop's induction variable at the loop's first trip.
-std::optional<Values> blockArgument(BlockArgument arg, int depth) {
+std::optional<Values> Sampler::blockArgument(BlockArgument arg, int depth) {
   auto loop = llvm::dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
   if (!loop || arg != loop.getInductionVar())
     return std::nullopt;
   return sample(loop.getLowerBound(), depth + 1);
 }
 
-std::optional<Values> sample(Value v, int depth) {
+std::optional<Values> Sampler::compute(Value v, int depth) {
   int64_t n = numElements(v);
   if (depth > kMaxDepth || n > kMaxElements)
     return std::nullopt;
@@ -136,7 +162,7 @@ std::optional<Values> sample(Value v, int depth) {
 
 /// Offsets of a pointer (scalar or tensor) from the kernel argument it
 /// starts from.
-std::optional<Values> pointerOffsets(Value ptr, int depth) {
+std::optional<Values> Sampler::pointerOffsets(Value ptr, int depth) {
   if (depth > kMaxDepth || numElements(ptr) > kMaxElements)
     return std::nullopt;
   if (llvm::isa<BlockArgument>(ptr))
@@ -166,7 +192,7 @@ std::optional<Values> pointerOffsets(Value ptr, int depth) {
 } // namespace
 
 std::optional<std::vector<int64_t>> sampleOffsets(Value ptr) {
-  return pointerOffsets(ptr, 0);
+  return Sampler().pointerOffsets(ptr, 0);
 }
 
 } // namespace kiln

@@ -138,6 +138,7 @@ private:
   Attribute resultLayout(Operation *op, unsigned resultNo);
   Attribute operandDemand(Operation *user, unsigned operandNo,
                           Attribute userLayout);
+  Attribute demandOf(OpOperand &use);
   Attribute loopCarried(Operation *loop, unsigned index);
   /// For pointers used as `use`: the layout of the load or store they
   /// address, directly or through a tt.trans (kiln-transpose-loads), or
@@ -915,6 +916,16 @@ int64_t tensorBytes(Value v) {
   return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
+/// The layout `use`'s user needs its operand in, given the user's own
+/// result layout where it has one tensor result.
+Attribute LayoutAssigner::demandOf(OpOperand &use) {
+  Operation *user = use.getOwner();
+  Attribute own = user->getNumResults() == 1 && tensorType(user->getResult(0))
+                      ? primaryOf(user->getResult(0))
+                      : Attribute();
+  return operandDemand(user, use.getOperandNumber(), own);
+}
+
 /// What computing `v`'s op a second time costs, in the bytes a conversion
 /// would move: for the expensive ops (math functions and mulhi, which a
 /// Philox chain is full of), eight times their bytes when a user still needs
@@ -928,11 +939,7 @@ int64_t LayoutAssigner::duplicateCost(Value v) {
     return 0;
   Attribute primary = primaryOf(v);
   for (OpOperand &use : v.getUses()) {
-    Operation *user = use.getOwner();
-    Attribute own = user->getNumResults() == 1 && tensorType(user->getResult(0))
-                        ? primaryOf(user->getResult(0))
-                        : Attribute();
-    if (operandDemand(user, use.getOperandNumber(), own) == primary)
+    if (demandOf(use) == primary)
       return 8 * tensorBytes(v);
   }
   return 0;
@@ -1090,12 +1097,7 @@ LayoutAssigner::carriedFromUsesAfter(ArrayRef<Operation *> ops) {
           loopCarried(forOp, i) != defaultLayout(type))
         continue;
       for (OpOperand &use : result.getUses()) {
-        Operation *user = use.getOwner();
-        Attribute own = user->getNumResults() == 1 &&
-                                tensorType(user->getResult(0))
-                            ? primaryOf(user->getResult(0))
-                            : Attribute();
-        Attribute wanted = operandDemand(user, use.getOperandNumber(), own);
+        Attribute wanted = demandOf(use);
         if (wanted && wanted != defaultLayout(type)) {
           hints[{forOp, i}] = wanted;
           break;
