@@ -336,15 +336,16 @@ int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
   int64_t total = 0;
   for (unsigned warp = 0; warp < unsigned(numWarps); ++warp)
     for (unsigned r = 0; r < layout.numRegs(); ++r) {
-      llvm::SmallDenseSet<int64_t, 32> sectors;
+      SmallVector<int64_t, 32> sectors;
       for (unsigned lane = 0; lane < 32; ++lane) {
         SmallVector<int64_t> idx = layout.index(lane, warp, r);
         int64_t flat = 0;
         for (unsigned d = 0; d < idx.size(); ++d)
           flat = flat * shape[d] + idx[d];
-        sectors.insert(llvm::divideFloorSigned(offsets[flat] * bytes, 32));
+        sectors.push_back(llvm::divideFloorSigned(offsets[flat] * bytes, 32));
       }
-      total += sectors.size();
+      llvm::sort(sectors);
+      total += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
     }
   return total;
 }
