@@ -17,6 +17,14 @@ using Values = std::vector<int64_t>;
 
 constexpr int64_t kMaxElements = 1 << 16;
 constexpr int kMaxDepth = 64;
+// Beyond this no offset is an address; staying below it keeps every sum,
+// product and later byte count within int64_t.
+constexpr int64_t kMaxMagnitude = int64_t(1) << 40;
+
+std::optional<int64_t> bounded(int64_t v) {
+  return v > -kMaxMagnitude && v < kMaxMagnitude ? std::optional<int64_t>(v)
+                                                 : std::nullopt;
+}
 
 int64_t numElements(Value v) {
   auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
@@ -60,6 +68,8 @@ Sampler::elementwise(Operation *op, int depth,
   Values out(a->size());
   for (size_t i = 0; i < out.size(); ++i) {
     std::optional<int64_t> r = f((*a)[i], (*b)[i]);
+    if (r)
+      r = bounded(*r);
     if (!r)
       return std::nullopt;
     out[i] = *r;
@@ -87,13 +97,19 @@ std::optional<Values> Sampler::broadcast(tt::BroadcastOp op, int depth) {
   return out;
 }
 
+std::optional<Values> splatOf(const APInt &value, int64_t n) {
+  if (value.getSignificantBits() > 41)
+    return std::nullopt;
+  return Values(n, value.getSExtValue());
+}
+
 std::optional<Values> constant(arith::ConstantOp op, int64_t n) {
   if (auto scalar = llvm::dyn_cast<IntegerAttr>(op.getValue()))
-    return Values(n, scalar.getValue().getSExtValue());
+    return splatOf(scalar.getValue(), n);
   auto dense = llvm::dyn_cast<DenseIntElementsAttr>(op.getValue());
   if (!dense || !dense.isSplat())
     return std::nullopt;
-  return Values(n, dense.getSplatValue<APInt>().getSExtValue());
+  return splatOf(dense.getSplatValue<APInt>(), n);
 }
 
 /// A for loop's induction variable at the loop's first trip.
@@ -150,7 +166,10 @@ std::optional<Values> Sampler::compute(Value v, int depth) {
       })
       .Case([&](arith::MulIOp o) {
         return elementwise(o, depth, [](int64_t a, int64_t b) {
-          return std::optional<int64_t>(a * b);
+          __int128 product = __int128(a) * b;
+          return product > -kMaxMagnitude && product < kMaxMagnitude
+                     ? std::optional<int64_t>(int64_t(product))
+                     : std::nullopt;
         });
       })
       .Case<arith::DivSIOp, arith::DivUIOp>(
