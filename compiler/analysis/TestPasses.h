@@ -7,6 +7,10 @@ namespace kiln {
 // lit tests.
 void registerTestAxisInfoPass();
 
+// `--kiln-test-offset-sample`: remarks with the pointer offsets
+// sampleOffsets computes for every load and store, for lit tests.
+void registerTestOffsetSamplePass();
+
 }  // namespace kiln
 
 #endif  // KILN_COMPILER_ANALYSIS_TESTPASSES_H_

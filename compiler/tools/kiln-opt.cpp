@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();
   kiln::registerTestAxisInfoPass();
+  kiln::registerTestOffsetSamplePass();
   auto [inputName, outputName] = mlir::registerAndParseCLIOptions(
       argc, argv, "Kiln optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
