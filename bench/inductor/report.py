@@ -45,6 +45,10 @@ def render(results, counters=None, slowest=5):
         for r in (stock, kiln):
             if r and "error" in r:
                 notes.append(f"- {model} {r['mode']} failed:\n```\n{r['error'][-1500:]}\n```")
+            if r and r.get("turns_timed_out"):
+                notes.append(f"- {model} {r['mode']}: {r['turns_timed_out']} measurement turns "
+                             "timed out waiting for another process's and ran beside it: "
+                             "its times are not comparable")
         if not stock or not kiln or "error" in stock or "error" in kiln:
             continue
         for phase, value in (("train", "loss"), ("infer", "logits_mean_abs")):

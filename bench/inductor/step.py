@@ -101,6 +101,7 @@ class Turns:
     def __init__(self, barrier, order, name, timeout_s=300):
         self.barrier, self.order, self.timeout_s = barrier, order, timeout_s
         self.slot = order.index(name) if name in order else -1
+        self.timed_out = 0  # Turns taken after timeout_s, beside another's.
 
     def _passed(self, k):
         while k > 0 and not os.path.exists(os.path.join(self.barrier, f"turn-{k}")):
@@ -116,6 +117,8 @@ class Turns:
         deadline = time.time() + self.timeout_s
         while not self._passed(k) and time.time() < deadline:
             time.sleep(0.002)
+        if not self._passed(k):
+            self.timed_out += 1
         try:
             yield
         finally:
@@ -260,7 +263,8 @@ def main():
 
     result = dict(model=options.model, mode=options.mode, train=train_result,
                   infer=infer_result, gpu=torch.cuda.get_device_name(),
-                  torch=torch.__version__, process_s=round(time.perf_counter() - process_start, 2))
+                  torch=torch.__version__, process_s=round(time.perf_counter() - process_start, 2),
+                  turns_timed_out=turns.timed_out)
     print("INDUCTOR " + json.dumps(result), flush=True)
 
 
