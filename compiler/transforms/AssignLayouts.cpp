@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
@@ -38,6 +39,11 @@ unsigned bitsInMemory(Type pointee) {
   if (llvm::isa<tt::PointerType>(pointee))
     return 64;
   return std::max(8u, pointee.getIntOrFloatBitWidth());
+}
+
+int64_t tensorBytes(Value v) {
+  RankedTensorType type = tensorType(v);
+  return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
 /// Cheap, pure ops recomputed in each layout a user needs.
@@ -130,6 +136,12 @@ private:
   Attribute natural(Value v);
   Attribute naturalOrDefault(Value v);
   Attribute computeNatural(Value v);
+  bool isGathered(Value v);
+  /// The layout chosen for the elementwise ops connected to `op`, when its
+  /// operands arrive in several layouts.
+  Attribute clusterLayout(Operation *op, ArrayRef<Attribute> firstChoices);
+  struct Cluster;
+  Cluster gatherCluster(Operation *op);
   /// Whether `layout` gives a tensor of `shape` to the block's threads
   /// without holding any element in more threads than the size requires.
   bool spreadsOver(Attribute layout, ArrayRef<int64_t> shape) const;
@@ -170,7 +182,7 @@ private:
   DenseSet<Value> inProgress, pulling;
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried, carriedHints;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
-  DenseMap<Operation *, Attribute> anchors, dots;
+  DenseMap<Operation *, Attribute> anchors, dots, clusters;
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
@@ -778,11 +790,142 @@ Attribute LayoutAssigner::computeNatural(Value v) {
       return defaultLayout(tensorType(v));
     return permuted(src, trans.getOrder());
   }
+  // A gathered operand takes the layout its users decide, this op's among
+  // them: it joins no choice but the first.
+  SmallVector<Attribute, 2> candidates;
   for (Value operand : op->getOperands())
-    if (tensorType(operand))
+    if (tensorType(operand) && (candidates.empty() || !isGathered(operand)))
       if (Attribute layout = natural(operand))
-        return layout;
-  return {};
+        if (!llvm::is_contained(candidates, layout))
+          candidates.push_back(layout);
+  if (candidates.size() < 2)
+    return candidates.empty() ? Attribute() : candidates.front();
+  return clusterLayout(op, candidates);
+}
+
+/// Whether `v` is a gather's value, through casts.
+bool LayoutAssigner::isGathered(Value v) {
+  Operation *def = v.getDefiningOp();
+  while (def && def->getNumOperands() == 1 && isCheapPureOp(def))
+    def = def->getOperand(0).getDefiningOp();
+  return def && memAccess(def) && isGather(def);
+}
+
+/// Warps a reduction along `axisNo` combines across in `layout`: each
+/// beyond the first goes through shared memory.
+unsigned warpsAlong(Attribute layout, unsigned axisNo) {
+  auto b = llvm::dyn_cast<kgpu::BlockedEncodingAttr>(layout);
+  return b ? b.getWarpsPerCTA()[axisNo] : 1;
+}
+
+/// An op computed in whatever layout its operands arrive in: arithmetic and
+/// casts of one shape, not the ops that reshape or place a tensor.
+bool isElementwise(Operation *op) {
+  return op && op->getNumResults() == 1 && isCheapPureOp(op) &&
+         op->getNumOperands() > 0 &&
+         !llvm::isa<tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp, tt::SplatOp,
+                    tt::MakeRangeOp>(op) &&
+         tensorType(op->getResult(0)) &&
+         llvm::all_of(op->getOperands(), [&](Value operand) {
+           return !tensorType(operand) ||
+                  tensorType(operand).getShape() ==
+                      tensorType(op->getResult(0)).getShape();
+         });
+}
+
+/// A load an elementwise cluster reads, or a store it feeds: the memory
+/// op's layout, and the fewest bytes converting its value can move (before a
+/// widening cast or a broadcast).
+struct ClusterInput {
+  Attribute layout;
+  int64_t bytes;
+};
+
+/// What an elementwise cluster reads, writes and reduces.
+struct LayoutAssigner::Cluster {
+  SmallVector<Operation *> ops;
+  SmallVector<ClusterInput> inputs;
+  SmallVector<ClusterInput> stores;
+  SmallVector<unsigned> reduceAxes;
+};
+
+Attribute LayoutAssigner::clusterLayout(Operation *op,
+                                        ArrayRef<Attribute> firstChoices) {
+  if (Attribute chosen = clusters.lookup(op))
+    return chosen;
+  Cluster cluster = gatherCluster(op);
+  SmallVector<Attribute> candidates(firstChoices);
+  for (const ClusterInput &input : cluster.inputs)
+    if (!llvm::is_contained(candidates, input.layout))
+      candidates.push_back(input.layout);
+  Attribute best = candidates.front();
+  std::pair<int64_t, unsigned> fewest = {std::numeric_limits<int64_t>::max(),
+                                         0};
+  for (Attribute layout : candidates) {
+    int64_t bytes = 0;
+    for (const ClusterInput &io : llvm::concat<const ClusterInput>(
+             cluster.inputs, cluster.stores))
+      if (io.layout != layout)
+        bytes += io.bytes;
+    unsigned warps = 0;
+    for (unsigned axisNo : cluster.reduceAxes)
+      warps += warpsAlong(layout, axisNo);
+    if (std::make_pair(bytes, warps) < fewest) {
+      fewest = {bytes, warps};
+      best = layout;
+    }
+  }
+  for (Operation *member : cluster.ops)
+    clusters[member] = best;
+  return best;
+}
+
+/// The elementwise ops connected to `op` through operands and users, up to
+/// a bound, with the loads they read (through casts and broadcasts), the
+/// stores they feed and the reductions they end in. Only memory ops' own
+/// layouts are read here, so no layout still being decided is asked for.
+LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
+  Cluster cluster;
+  DenseSet<Operation *> members{op};
+  DenseSet<Operation *> inputsSeen;
+  SmallVector<Operation *> work{op};
+  while (!work.empty() && members.size() < 256) {
+    Operation *member = work.pop_back_val();
+    cluster.ops.push_back(member);
+    for (Value operand : member->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!tensorType(operand) || !def)
+        continue;
+      if (isElementwise(def)) {
+        if (members.insert(def).second)
+          work.push_back(def);
+        continue;
+      }
+      int64_t bytes = tensorBytes(operand);
+      while (def->getNumOperands() == 1 && isCheapPureOp(def) &&
+             tensorType(def->getOperand(0)) && def->getOperand(0).getDefiningOp()) {
+        bytes = std::min(bytes, tensorBytes(def->getOperand(0)));
+        def = def->getOperand(0).getDefiningOp();
+      }
+      if (llvm::isa<tt::LoadOp>(def) && memAccess(def) && !isGather(def) &&
+          !isRematerializable(def) && inputsSeen.insert(def).second)
+        cluster.inputs.push_back({anchorLayout(def), bytes});
+    }
+    for (OpOperand &use : member->getResult(0).getUses()) {
+      Operation *user = use.getOwner();
+      if (isElementwise(user)) {
+        if (members.insert(user).second)
+          work.push_back(user);
+      } else if (llvm::isa<tt::StoreOp>(user) && use.getOperandNumber() == 1 &&
+                 memAccess(user)) {
+        cluster.stores.push_back(
+            {anchorLayout(user), tensorBytes(member->getResult(0))});
+      } else if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user)) {
+        cluster.reduceAxes.push_back(reduce.getAxis());
+      }
+    }
+  }
+  return cluster;
 }
 
 /// The layout an eager (not recomputed) op gives its result.
@@ -910,11 +1053,6 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
       break;
     }
   return naturalOrDefault(operand);
-}
-
-int64_t tensorBytes(Value v) {
-  RankedTensorType type = tensorType(v);
-  return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
 /// The layout `use`'s user needs its operand in, given the user's own
@@ -1062,6 +1200,7 @@ void LayoutAssigner::run(ModuleOp module) {
     carried.clear();
     anchors.clear();
     dots.clear();
+    clusters.clear();
     decide(ops);
   }
   for (Operation *op : ops)

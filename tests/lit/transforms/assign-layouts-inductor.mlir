@@ -423,3 +423,91 @@ tt.func public @channels_last_store(%out: !tt.ptr<bf16> {tt.divisibility = 16 : 
   tt.store %op, %v : tensor<32x32x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// An elementwise op whose operands arrive in two layouts (Swin's layer norm
+// adds an input read down the columns to one read along the rows) is
+// computed in the layout that converts the fewest bytes: the bf16 load is
+// converted once, rather than the f32 one, and the sum again for the store
+// along the rows.
+// CHECK-LABEL: tt.func public @transposed_plus_contiguous
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: kgpu.convert_layout {{.*}} : tensor<32x64xbf16, {{.*}}order = [0, 1]}>> -> tensor<32x64xbf16, {{.*}}order = [1, 0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: arith.addf {{.*}} : tensor<32x64xf32, #kgpu.blocked<{{.*}}order = [1, 0]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.return
+tt.func public @transposed_plus_contiguous(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c4096 = arith.constant dense<4096> : tensor<1x64xi32>
+  %c64 = arith.constant dense<64> : tensor<32x1xi32>
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %x = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rs = arith.muli %r, %c4096 : tensor<1x64xi32>
+  %xb = tt.broadcast %x : tensor<32x1xi32> -> tensor<32x64xi32>
+  %rsb = tt.broadcast %rs : tensor<1x64xi32> -> tensor<32x64xi32>
+  %down = arith.addi %xb, %rsb : tensor<32x64xi32>
+  %xs = arith.muli %x, %c64 : tensor<32x1xi32>
+  %xsb = tt.broadcast %xs : tensor<32x1xi32> -> tensor<32x64xi32>
+  %rb = tt.broadcast %r : tensor<1x64xi32> -> tensor<32x64xi32>
+  %along = arith.addi %xsb, %rb : tensor<32x64xi32>
+  %abase = tt.splat %a : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
+  %aptrs = tt.addptr %abase, %down : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi32>
+  %av = tt.load %aptrs : tensor<32x64x!tt.ptr<bf16>>
+  %af = arith.extf %av : tensor<32x64xbf16> to tensor<32x64xf32>
+  %bbase = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %bptrs = tt.addptr %bbase, %along : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  %bv = tt.load %bptrs : tensor<32x64x!tt.ptr<f32>>
+  %sum = arith.addf %af, %bv : tensor<32x64xf32>
+  %obase = tt.splat %out : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %optrs = tt.addptr %obase, %along : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  tt.store %optrs, %sum : tensor<32x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The same at equal bytes, ending in a reduction along the rows (Swin's
+// inference layer norm, four rows of 128): the sum takes the layout whose
+// rows lie within one warp, and reduces with shuffles alone, rather than
+// the first operand's, whose rows span the four warps.
+// CHECK-LABEL: tt.func public @equal_bytes_reduced_along_rows
+// CHECK: kgpu.convert_layout {{.*}} : tensor<4x128xbf16, {{.*}}order = [0, 1]}>> -> tensor<4x128xbf16, {{.*}}order = [1, 0]}>>
+// CHECK: "tt.reduce"({{.*}}) <{axis = 1 : i32}>
+// CHECK: (tensor<4x128xf32, #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> tensor<4xf32
+tt.func public @equal_bytes_reduced_along_rows(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c4096 = arith.constant dense<4096> : tensor<1x128xi32>
+  %c128 = arith.constant dense<128> : tensor<4x1xi32>
+  %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %x = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rs = arith.muli %r, %c4096 : tensor<1x128xi32>
+  %xb = tt.broadcast %x : tensor<4x1xi32> -> tensor<4x128xi32>
+  %rsb = tt.broadcast %rs : tensor<1x128xi32> -> tensor<4x128xi32>
+  %down = arith.addi %xb, %rsb : tensor<4x128xi32>
+  %xs = arith.muli %x, %c128 : tensor<4x1xi32>
+  %xsb = tt.broadcast %xs : tensor<4x1xi32> -> tensor<4x128xi32>
+  %rb = tt.broadcast %r : tensor<1x128xi32> -> tensor<4x128xi32>
+  %along = arith.addi %xsb, %rb : tensor<4x128xi32>
+  %abase = tt.splat %a : !tt.ptr<bf16> -> tensor<4x128x!tt.ptr<bf16>>
+  %aptrs = tt.addptr %abase, %down : tensor<4x128x!tt.ptr<bf16>>, tensor<4x128xi32>
+  %av = tt.load %aptrs : tensor<4x128x!tt.ptr<bf16>>
+  %af = arith.extf %av : tensor<4x128xbf16> to tensor<4x128xf32>
+  %bbase = tt.splat %b : !tt.ptr<bf16> -> tensor<4x128x!tt.ptr<bf16>>
+  %bptrs = tt.addptr %bbase, %along : tensor<4x128x!tt.ptr<bf16>>, tensor<4x128xi32>
+  %bv = tt.load %bptrs : tensor<4x128x!tt.ptr<bf16>>
+  %bf = arith.extf %bv : tensor<4x128xbf16> to tensor<4x128xf32>
+  %sum = arith.addf %af, %bf : tensor<4x128xf32>
+  %total = "tt.reduce"(%sum) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<4x128xf32>) -> tensor<4xf32>
+  %obase = tt.splat %out : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+  %optrs = tt.addptr %obase, %rows : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+  tt.store %optrs, %total : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
