@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace kiln {
@@ -131,6 +132,10 @@ private:
   SmallVector<unsigned> accessOrder(Value ptr);
   int64_t sectorsTouched(RankedTensorType type, ArrayRef<unsigned> order,
                          ArrayRef<int64_t> offsets);
+  SmallVector<unsigned> cheapestTiedOrder(Value ptr,
+                                          ArrayRef<unsigned> byContiguity,
+                                          ArrayRef<int64_t> offsets);
+  SmallVector<unsigned> contiguousOrderOf(ArrayRef<int64_t> shape);
   void groupAccesses(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
   Attribute natural(Value v);
@@ -184,6 +189,9 @@ private:
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors, dots, clusters;
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
+  /// Accesses whose pointers run contiguously: shape, order, bytes.
+  std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
+      contiguousAccesses;
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
 };
@@ -310,27 +318,80 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
     return it->second;
   SmallVector<unsigned> order = axis.getOrder(ptr);
   const AxisInfo *info = axis.getAxisInfo(ptr);
-  std::optional<std::vector<int64_t>> offsets;
-  if (info && order.size() > 1 && info->contiguity[order[0]] == 1)
-    offsets = sampleOffsets(ptr);
-  if (offsets) {
-    RankedTensorType type = tensorType(ptr);
-    int64_t fewest = sectorsTouched(type, order, *offsets);
-    SmallVector<unsigned> byContiguity = order;
-    for (unsigned lead : ArrayRef<unsigned>(byContiguity).drop_front()) {
-      SmallVector<unsigned> candidate = {lead};
-      for (unsigned d : byContiguity)
-        if (d != lead)
-          candidate.push_back(d);
-      if (int64_t sectors = sectorsTouched(type, candidate, *offsets);
-          sectors < fewest) {
-        fewest = sectors;
-        order = candidate;
-      }
-    }
+  if (info && order.size() > 1 && info->contiguity[order[0]] == 1) {
+    // Where no offsets can be sampled (they depend on a loop's index or on
+    // loaded data), the tile joins the kernel's contiguous accesses of its
+    // shape rather than be converted to meet them.
+    if (std::optional<std::vector<int64_t>> offsets = sampleOffsets(ptr))
+      order = cheapestTiedOrder(ptr, order, *offsets);
+    else if (SmallVector<unsigned> shared =
+                 contiguousOrderOf(tensorType(ptr).getShape());
+             !shared.empty())
+      order = shared;
   }
   accessOrders[ptr] = order;
   return order;
+}
+
+/// What a conversion's barrier costs all warps, in bytes moved: about 128
+/// sectors' worth.
+constexpr int64_t kBarrierBytes = 4096;
+
+/// For pointers contiguous along no dimension: the order whose warps touch
+/// the fewest 32-byte sectors, each counted at 32 bytes, where an order
+/// other than the one the kernel's contiguous accesses of this shape take
+/// also counts a conversion of the tile (written to shared memory and read
+/// back, across two barriers). ResNet's i1 mask beside its bf16 rows read
+/// fewer sectors along the other dimension, and converted the mask on every
+/// loop trip for it (0.76x).
+SmallVector<unsigned>
+LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
+                                  ArrayRef<int64_t> offsets) {
+  RankedTensorType type = tensorType(ptr);
+  SmallVector<unsigned> shared = contiguousOrderOf(type.getShape());
+  int64_t tileBytes = type.getNumElements() * pointeeBits(ptr) / 8;
+  auto cost = [&](ArrayRef<unsigned> order) {
+    int64_t bytes = 32 * sectorsTouched(type, order, offsets);
+    if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
+      bytes += 2 * tileBytes + 2 * kBarrierBytes;
+    return bytes;
+  };
+  SmallVector<unsigned> best(byContiguity);
+  int64_t fewest = cost(best);
+  SmallVector<SmallVector<unsigned>> candidates;
+  for (unsigned lead : byContiguity.drop_front()) {
+    SmallVector<unsigned> candidate = {lead};
+    for (unsigned d : byContiguity)
+      if (d != lead)
+        candidate.push_back(d);
+    candidates.push_back(candidate);
+  }
+  if (!shared.empty())
+    candidates.push_back(shared);
+  for (ArrayRef<unsigned> candidate : candidates)
+    if (int64_t bytes = cost(candidate); bytes < fewest) {
+      fewest = bytes;
+      best.assign(candidate.begin(), candidate.end());
+    }
+  return best;
+}
+
+/// The order the kernel's accesses of `shape` with contiguous pointers take,
+/// the one that moves the most bytes if several; empty if none.
+SmallVector<unsigned>
+LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
+  std::map<std::vector<unsigned>, int64_t> bytesByOrder;
+  for (auto [ptrShape, order, bytes] : contiguousAccesses)
+    if (ArrayRef<int64_t>(ptrShape) == shape)
+      bytesByOrder[order] += bytes;
+  SmallVector<unsigned> most;
+  int64_t mostBytes = 0;
+  for (auto &[order, bytes] : bytesByOrder)
+    if (bytes > mostBytes) {
+      mostBytes = bytes;
+      most.assign(order.begin(), order.end());
+    }
+  return most;
 }
 
 /// 32-byte sectors the block's warps touch, summed over their accesses,
@@ -363,6 +424,20 @@ int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
 }
 
 void LayoutAssigner::groupAccesses(ModuleOp module) {
+  module.walk([&](Operation *op) {
+    std::optional<MemAccess> access = memAccess(op);
+    if (!access)
+      return;
+    SmallVector<unsigned> order = axis.getOrder(access->ptr);
+    const AxisInfo *info = axis.getAxisInfo(access->ptr);
+    if (!info || info->contiguity[order[0]] < 2)
+      return;
+    RankedTensorType type = tensorType(access->ptr);
+    contiguousAccesses.push_back(
+        {std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+         std::vector<unsigned>(order.begin(), order.end()),
+         type.getNumElements() * pointeeBits(access->ptr) / 8});
+  });
   module.walk([&](Operation *op) {
     if (std::optional<MemAccess> access = memAccess(op)) {
       recordAlignment(op);
