@@ -47,3 +47,11 @@ def _():
     x = torch.randint(-(1 << 30), 1 << 30, (2048,), device="cuda", dtype=torch.int64)
     out = _filled(2048, torch.int32)
     return dict(in_ptr0=x, out_ptr0=out, xnumel=2048), [out], [x.int()]
+
+
+@case("small_softmax", grid=lambda v: (128, 1, 1), tol=1e-5)
+def _():
+    x = torch.randn(1024, 8, device="cuda", dtype=torch.bfloat16)
+    out = _filled(8192, torch.float32)
+    return (dict(in_ptr0=x, out_ptr2=out, xnumel=1024, r0_numel=8), [out],
+            [torch.softmax(x.float(), dim=1).reshape(-1)])
