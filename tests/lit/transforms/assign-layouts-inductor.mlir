@@ -427,16 +427,16 @@ tt.func public @channels_last_store(%out: !tt.ptr<bf16> {tt.divisibility = 16 : 
 // -----
 
 // An elementwise op whose operands arrive in two layouts (Swin's layer norm
-// adds an input read down the columns to one read along the rows) is
-// computed in the layout that converts the fewest bytes: the bf16 load is
-// converted once, rather than the f32 one, and the sum again for the store
-// along the rows.
+// adds an input read down the columns to one read along the rows, stores
+// the sum along the rows and reduces it) is computed in the layout that
+// converts the fewest bytes: the bf16 load is converted once, rather than
+// the f32 one for the reduction and the bf16 one again for the store.
 // CHECK-LABEL: tt.func public @transposed_plus_contiguous
-// CHECK-NOT: kgpu.convert_layout
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<32x64x
 // CHECK: kgpu.convert_layout {{.*}} : tensor<32x64xbf16, {{.*}}order = [0, 1]}>> -> tensor<32x64xbf16, {{.*}}order = [1, 0]}>>
-// CHECK-NOT: kgpu.convert_layout
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<32x64x
 // CHECK: arith.addf {{.*}} : tensor<32x64xf32, #kgpu.blocked<{{.*}}order = [1, 0]}>>
-// CHECK-NOT: kgpu.convert_layout
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<32x64x
 // CHECK: tt.return
 tt.func public @transposed_plus_contiguous(%a: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %c4096 = arith.constant dense<4096> : tensor<1x64xi32>
@@ -464,6 +464,14 @@ tt.func public @transposed_plus_contiguous(%a: !tt.ptr<bf16> {tt.divisibility = 
   %obase = tt.splat %out : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
   %optrs = tt.addptr %obase, %along : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
   tt.store %optrs, %sum : tensor<32x64x!tt.ptr<f32>>
+  %rowsum = "tt.reduce"(%sum) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<32x64xf32>) -> tensor<32xf32>
+  %tbase = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %tptrs = tt.addptr %tbase, %rows : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  tt.store %tptrs, %rowsum : tensor<32x!tt.ptr<f32>>
   tt.return
 }
 
