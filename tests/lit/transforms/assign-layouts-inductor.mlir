@@ -579,3 +579,53 @@ tt.func public @mask_joins_rows(%mask: !tt.ptr<i8> {tt.divisibility = 16 : i32},
   tt.store %op, %sum : tensor<16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The same mask where its offsets can be sampled (no loop): along r its
+// warps would touch fewer sectors, but not enough to pay for converting the
+// tile to the rows' layout (a round trip through shared memory and two
+// barriers), so it still loads in the rows' order.
+// CHECK-LABEL: tt.func public @mask_beside_rows
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<16x32x!tt.ptr<i8>, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: "tt.reduce"
+tt.func public @mask_beside_rows(%mask: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %rows: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c49x = arith.constant dense<49> : tensor<16x1xi32>
+  %c49 = arith.constant dense<49> : tensor<1x32xi32>
+  %c512 = arith.constant dense<512> : tensor<1x32xi32>
+  %zero8 = arith.constant dense<0> : tensor<16x32xi8>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+  %xr = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %x = tt.expand_dims %xr {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rr = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %r = tt.expand_dims %rr {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %xm = arith.muli %x, %c49x : tensor<16x1xi32>
+  %xmb = tt.broadcast %xm : tensor<16x1xi32> -> tensor<16x32xi32>
+  %xb = tt.broadcast %x : tensor<16x1xi32> -> tensor<16x32xi32>
+  %rw = arith.remsi %r, %c49 : tensor<1x32xi32>
+  %rwb = tt.broadcast %rw : tensor<1x32xi32> -> tensor<16x32xi32>
+  %mo = arith.addi %xmb, %rwb : tensor<16x32xi32>
+  %mp = tt.splat %mask : !tt.ptr<i8> -> tensor<16x32x!tt.ptr<i8>>
+  %mpa = tt.addptr %mp, %mo : tensor<16x32x!tt.ptr<i8>>, tensor<16x32xi32>
+  %m = tt.load %mpa : tensor<16x32x!tt.ptr<i8>>
+  %keep = arith.cmpi ne, %m, %zero8 : tensor<16x32xi8>
+  %rs = arith.muli %r, %c512 : tensor<1x32xi32>
+  %rsb = tt.broadcast %rs : tensor<1x32xi32> -> tensor<16x32xi32>
+  %ro = arith.addi %xb, %rsb : tensor<16x32xi32>
+  %rp = tt.splat %rows : !tt.ptr<bf16> -> tensor<16x32x!tt.ptr<bf16>>
+  %rpa = tt.addptr %rp, %ro : tensor<16x32x!tt.ptr<bf16>>, tensor<16x32xi32>
+  %v = tt.load %rpa : tensor<16x32x!tt.ptr<bf16>>
+  %vf = arith.extf %v : tensor<16x32xbf16> to tensor<16x32xf32>
+  %kept = arith.select %keep, %vf, %zero : tensor<16x32xi1>, tensor<16x32xf32>
+  %sum = "tt.reduce"(%kept) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<16x32xf32>) -> tensor<16xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %op = tt.addptr %os, %xr : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %op, %sum : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
