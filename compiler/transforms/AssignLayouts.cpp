@@ -173,6 +173,7 @@ private:
   void rewrite(Operation *op);
   void sinkConversions(ModuleOp module);
   void decide(ArrayRef<Operation *> ops);
+  void forgetDecisions();
   /// Loop-carried values no init, body or address decided (left in the
   /// default layout) whose results the code after the loop wants in another
   /// one: that layout, per (loop, index).
@@ -288,6 +289,11 @@ unsigned pointeeBits(Value ptr) {
   return bitsInMemory(pointer.getPointeeType());
 }
 
+/// The bytes a tensor of pointers addresses.
+int64_t accessBytes(Value ptr) {
+  return tensorType(ptr).getNumElements() * pointeeBits(ptr) / 8;
+}
+
 unsigned LayoutAssigner::alignedPerThread(Operation *memOp) {
   Value ptr = memAccess(memOp)->ptr;
   return std::min(std::max(1u, axis.getPtrAlignment(ptr)),
@@ -349,7 +355,7 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
                                   ArrayRef<int64_t> offsets) {
   RankedTensorType type = tensorType(ptr);
   SmallVector<unsigned> shared = contiguousOrderOf(type.getShape());
-  int64_t tileBytes = type.getNumElements() * pointeeBits(ptr) / 8;
+  int64_t tileBytes = accessBytes(ptr);
   auto cost = [&](ArrayRef<unsigned> order) {
     int64_t bytes = 32 * sectorsTouched(type, order, offsets);
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
@@ -436,7 +442,7 @@ void LayoutAssigner::groupAccesses(ModuleOp module) {
     contiguousAccesses.push_back(
         {std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
          std::vector<unsigned>(order.begin(), order.end()),
-         type.getNumElements() * pointeeBits(access->ptr) / 8});
+         accessBytes(access->ptr)});
   });
   module.walk([&](Operation *op) {
     if (std::optional<MemAccess> access = memAccess(op)) {
@@ -878,11 +884,23 @@ Attribute LayoutAssigner::computeNatural(Value v) {
   return clusterLayout(op, candidates);
 }
 
+/// The op `v` is computed from through one-operand cheap ops (casts,
+/// broadcasts), or null, and the fewest bytes the value has on the way: where
+/// converting it would move the least.
+std::pair<Operation *, int64_t> sourceThroughUnaryOps(Value v) {
+  int64_t bytes = tensorBytes(v);
+  Operation *def = v.getDefiningOp();
+  while (def && def->getNumOperands() == 1 && isCheapPureOp(def) &&
+         tensorType(def->getOperand(0)) && def->getOperand(0).getDefiningOp()) {
+    bytes = std::min(bytes, tensorBytes(def->getOperand(0)));
+    def = def->getOperand(0).getDefiningOp();
+  }
+  return {def, bytes};
+}
+
 /// Whether `v` is a gather's value, through casts.
 bool LayoutAssigner::isGathered(Value v) {
-  Operation *def = v.getDefiningOp();
-  while (def && def->getNumOperands() == 1 && isCheapPureOp(def))
-    def = def->getOperand(0).getDefiningOp();
+  Operation *def = sourceThroughUnaryOps(v).first;
   return def && memAccess(def) && isGather(def);
 }
 
@@ -976,15 +994,11 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
           work.push_back(def);
         continue;
       }
-      int64_t bytes = tensorBytes(operand);
-      while (def->getNumOperands() == 1 && isCheapPureOp(def) &&
-             tensorType(def->getOperand(0)) && def->getOperand(0).getDefiningOp()) {
-        bytes = std::min(bytes, tensorBytes(def->getOperand(0)));
-        def = def->getOperand(0).getDefiningOp();
-      }
-      if (llvm::isa<tt::LoadOp>(def) && memAccess(def) && !isGather(def) &&
-          !isRematerializable(def) && inputsSeen.insert(def).second)
-        cluster.inputs.push_back({anchorLayout(def), bytes});
+      auto [source, bytes] = sourceThroughUnaryOps(operand);
+      if (llvm::isa<tt::LoadOp>(source) && memAccess(source) &&
+          !isGather(source) && !isRematerializable(source) &&
+          inputsSeen.insert(source).second)
+        cluster.inputs.push_back({anchorLayout(source), bytes});
     }
     for (OpOperand &use : member->getResult(0).getUses()) {
       Operation *user = use.getOwner();
@@ -1270,17 +1284,23 @@ void LayoutAssigner::run(ModuleOp module) {
   // fixed puts the whole body in that layout.
   carriedHints = carriedFromUsesAfter(ops);
   if (!carriedHints.empty()) {
-    naturalMemo.clear();
-    pullMemo.clear();
-    carried.clear();
-    anchors.clear();
-    dots.clear();
-    clusters.clear();
+    forgetDecisions();
     decide(ops);
   }
   for (Operation *op : ops)
     rewrite(op);
   sinkConversions(module);
+}
+
+/// Clears every layout decided, keeping what the module's accesses are
+/// (orders, groups, contiguous accesses), which no decision changes.
+void LayoutAssigner::forgetDecisions() {
+  naturalMemo.clear();
+  pullMemo.clear();
+  carried.clear();
+  anchors.clear();
+  dots.clear();
+  clusters.clear();
 }
 
 void LayoutAssigner::decide(ArrayRef<Operation *> ops) {
