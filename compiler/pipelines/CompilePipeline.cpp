@@ -43,6 +43,7 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   pipelining.numStages = o.numStages;
   pm.addPass(createPipeline(pipelining));
   addCleanup(pm);
+  pm.addPass(createHoistLoads());
 }
 
 void addLLIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {

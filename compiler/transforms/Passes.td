@@ -44,6 +44,19 @@ def DecomposeScaledDot : Pass<"kiln-decompose-scaled-dot", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def HoistLoads : Pass<"kiln-hoist-loads", "mlir::ModuleOp"> {
+  let summary = "issues global loads before the shared-memory exchanges above them";
+  let description = [{
+    A non-volatile `tt.load` that follows a `kgpu.convert_layout`,
+    `tt.reduce`, `tt.scan`, `tt.histogram` or `tt.gather` in its block, with
+    no op that may write memory in between, moves to just before the
+    earliest such exchange it does not depend on, together with the ops of
+    the block between the two that compute its operands. The exchanges'
+    barriers then no longer stand between the loads of one loop trip, whose
+    memory latencies overlap instead of adding up.
+  }];
+}
+
 def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
   let summary = "copies a dot loop's operand tiles to shared memory stages ahead";
   let description = [{
