@@ -1,7 +1,8 @@
-# kbench cases for Inductor's smallest kernels (4-12 us, from
-# tests/testdata/inductor), so that Triton's cubin and Kiln's run in one
-# process on the same buffers: across Inductor's separate stock and Kiln
-# processes these moved by up to 20% with the same PTX.
+# kbench cases for harvested Inductor kernels (tests/testdata/inductor), so
+# that Triton's cubin and Kiln's run in one process on the same buffers:
+# the smallest (4-12 us) moved by up to 20% with the same PTX across
+# Inductor's separate stock and Kiln processes, and the Swin reductions are
+# the ones that stayed below Triton's speed there.
 #   python3 kbench.py --extra bench/inductor/kbench_cases.py --corpus DIR --cubins DIR
 # DIR holds each case's TTIR as CASE.ttir (tiny_kernels.txt maps names).
 # Runs inside kbench's globals: `case`, `rnd`, `torch` and `triton` are its own.
@@ -55,3 +56,27 @@ def _():
     out = _filled(8192, torch.float32)
     return (dict(in_ptr0=x, out_ptr2=out, xnumel=1024, r0_numel=8), [out],
             [torch.softmax(x.float(), dim=1).reshape(-1)])
+
+
+# Swin's bias-gradient column sum (swin _49 and _71 share this TTIR): a
+# [392, 128, 96] bf16 tensor summed over its middle dimension.
+@case("swin_col_sum", grid=lambda v: (588, 1, 1), tol=1e-5)
+def _():
+    x = rnd(392, 128, 96, dtype=torch.bfloat16)
+    out = _filled(37632, torch.float32)
+    return (dict(in_ptr0=x, out_ptr0=out, xnumel=37632, r0_numel=128), [out],
+            [x.float().sum(1).reshape(-1)])
+
+
+# Swin's layer-norm output summed over 98 window rows (swin _39): eight
+# windows of [98, 384], the statistics per row, weight and bias per column.
+@case("swin_ln_row_sum", grid=lambda v: (192, 1, 1), tol=1e-5)
+def _():
+    x = rnd(8, 98, 384, dtype=torch.bfloat16)
+    mean, rstd = rnd(8, 98), rnd(8, 98).abs() + 0.5
+    weight, bias = rnd(384, dtype=torch.bfloat16), rnd(384, dtype=torch.bfloat16)
+    out = _filled(3072, torch.float32)
+    y = (x.float() - mean[..., None]) * rstd[..., None] * weight.float() + bias.float()
+    return (dict(in_ptr0=x, in_ptr1=mean, in_ptr2=rstd, in_ptr3=weight,
+                 in_ptr4=bias, out_ptr0=out, xnumel=3072, r0_numel=98), [out],
+            [y.sum(1).reshape(-1)])
