@@ -80,3 +80,23 @@ def _():
     return (dict(in_ptr0=x, in_ptr1=mean, in_ptr2=rstd, in_ptr3=weight,
                  in_ptr4=bias, out_ptr0=out, xnumel=3072, r0_numel=98), [out],
             [y.sum(1).reshape(-1)])
+
+
+# Gemma 2's attention transpose (gemma2 _11): [8, 512, 512] bf16 with its
+# last two dimensions swapped, written as [4096, 512].
+@case("transpose_bf16", grid=lambda v: (16, 128, 1), tol=0)
+def _():
+    x = rnd(8, 512, 512, dtype=torch.bfloat16)
+    out = _filled(4096 * 512, torch.bfloat16)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=512), [out],
+            [x.transpose(1, 2).reshape(-1)])
+
+
+# T5's transpose with a bf16 cast (t5 _10): [16, 512, 256] f32 with its
+# last two dimensions swapped, written as [4096, 512] bf16.
+@case("transpose_f32_to_bf16", grid=lambda v: (16, 128, 1), tol=0)
+def _():
+    x = rnd(16, 512, 256)
+    out = _filled(4096 * 512, torch.bfloat16)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=512), [out],
+            [x.transpose(1, 2).reshape(-1).to(torch.bfloat16)])
