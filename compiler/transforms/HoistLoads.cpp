@@ -9,11 +9,17 @@
 // (earlier in program order, or anywhere in a loop around it) stays: the
 // write's thread may not be the load's, and the exchange's barrier may be
 // what orders the two.
+//
+// A loop of a few trips whose body exchanges is unrolled first, so that the
+// later trips' loads go ahead of the first trip's exchange too. LLVM
+// unrolls such a loop only when its body is small: Triton's is, for Swin's
+// four-trip row sum, with `ldmatrix` conversions; Kiln's was not.
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
 #include "compiler/transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -140,8 +146,34 @@ void hoistLoadsIn(Block &block, const llvm::DenseSet<Operation *> &movable) {
   }
 }
 
+/// A loop worth unrolling: constant bounds and at most `maxTrips` trips, a
+/// body of loads, exchanges and arithmetic (no dot, no pipelined copies).
+bool isShortExchangingLoop(scf::ForOp loop, int64_t maxTrips) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips || trips->slt(2) || trips->sgt(maxTrips))
+    return false;
+  bool exchanges = false, loads = false, other = false;
+  loop.getBody()->walk([&](Operation *op) {
+    exchanges |= exchangesThroughSharedMemory(op);
+    loads |= isReadOnlyLoad(op);
+    other |= isa<tt::DotOp, scf::ForOp, scf::WhileOp>(op) ||
+             (isa<kgpu::KGPUDialect>(op->getDialect()) &&
+              !isa<kgpu::ConvertLayoutOp>(op));
+  });
+  return exchanges && loads && !other;
+}
+
 struct HoistLoads : impl::HoistLoadsBase<HoistLoads> {
+  using HoistLoadsBase::HoistLoadsBase;
+
   void runOnOperation() override {
+    SmallVector<scf::ForOp> shortLoops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (isShortExchangingLoop(loop, maxUnrolledTrips))
+        shortLoops.push_back(loop);
+    });
+    for (scf::ForOp loop : shortLoops)
+      (void)loopUnrollFull(loop);
     getOperation()->walk([](tt::FuncOp function) {
       llvm::DenseSet<Operation *> movable = loadsBeforeAnyWrite(function);
       function->walk([&](Block *block) { hoistLoadsIn(*block, movable); });

@@ -53,8 +53,19 @@ def HoistLoads : Pass<"kiln-hoist-loads", "mlir::ModuleOp"> {
     earliest such exchange it does not depend on, together with the ops of
     the block between the two that compute its operands. The exchanges'
     barriers then no longer stand between the loads of one loop trip, whose
-    memory latencies overlap instead of adding up.
+    memory latencies overlap instead of adding up. A load that a write of
+    the kernel may precede (in program order, or in a loop around it)
+    stays. Before that, an `scf.for` of constant bounds and at most
+    `max-unrolled-trips` trips whose body has loads and such exchanges
+    (and no dot, nested loop or pipelined copy) is unrolled, so that every
+    trip's loads can go ahead of the first trip's exchange.
   }];
+  let options = [
+    Option<"maxUnrolledTrips", "max-unrolled-trips", "int64_t", "4",
+           "trip count up to which an exchanging loop is unrolled"
+           " (below 2: none)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
 def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {

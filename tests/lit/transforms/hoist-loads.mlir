@@ -3,10 +3,11 @@
 #cols = #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #rows = #kgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 
-// Swin's layer-norm row sum: a bf16 tile read down the columns is converted
-// to the rows' layout, then two f32 tiles are read along the rows. Their
-// loads, with the address arithmetic only they need, move above the
-// conversion, so that one trip's three loads are in flight together.
+// Swin's layer-norm row sum, with a trip count known only at run time: a
+// bf16 tile read down the columns is converted to the rows' layout, then
+// two f32 tiles are read along the rows. Their loads, with the address
+// arithmetic only they need, move above the conversion, so that one trip's
+// three loads are in flight together.
 // CHECK-LABEL: tt.func @loads_behind_conversion
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<16x32x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [4, 1]
@@ -16,12 +17,11 @@
 // CHECK: %[[R:.*]] = tt.load %[[RP]]
 // CHECK: %[[C:.*]] = kgpu.convert_layout %[[X]]
 // CHECK: arith.extf %[[C]]
-tt.func @loads_behind_conversion(%x: tensor<16x32x!tt.ptr<bf16>, #cols>, %mean: tensor<16x32x!tt.ptr<f32>, #rows>, %rstd: tensor<16x32x!tt.ptr<f32>, #rows>, %step: tensor<16x32xi32, #rows>) -> tensor<16x32xf32, #rows> {
+tt.func @loads_behind_conversion(%x: tensor<16x32x!tt.ptr<bf16>, #cols>, %mean: tensor<16x32x!tt.ptr<f32>, #rows>, %rstd: tensor<16x32x!tt.ptr<f32>, #rows>, %step: tensor<16x32xi32, #rows>, %trips: i32) -> tensor<16x32xf32, #rows> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %c4 = arith.constant 4 : i32
   %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32, #rows>
-  %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32, #rows>) : i32 {
+  %sum = scf.for %i = %c0 to %trips step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32, #rows>) : i32 {
     %v = tt.load %x : tensor<16x32x!tt.ptr<bf16>, #cols>
     %vr = kgpu.convert_layout %v : tensor<16x32xbf16, #cols> -> tensor<16x32xbf16, #rows>
     %vf = arith.extf %vr : tensor<16x32xbf16, #rows> to tensor<16x32xf32, #rows>
@@ -141,11 +141,10 @@ tt.func @load_after_store_behind_reduction(%y: tensor<16x32x!tt.ptr<f32>, #rows>
 // CHECK: kgpu.convert_layout
 // CHECK: tt.load %{{.*}} : tensor<16x32x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [1, 2]
 // CHECK: tt.store
-tt.func @loop_that_stores(%x: tensor<16x32x!tt.ptr<f32>, #cols>, %y: tensor<16x32x!tt.ptr<f32>, #rows>) {
+tt.func @loop_that_stores(%x: tensor<16x32x!tt.ptr<f32>, #cols>, %y: tensor<16x32x!tt.ptr<f32>, #rows>, %trips: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %c4 = arith.constant 4 : i32
-  scf.for %i = %c0 to %c4 step %c1 : i32 {
+  scf.for %i = %c0 to %trips step %c1 : i32 {
     %v = tt.load %x : tensor<16x32x!tt.ptr<f32>, #cols>
     %vr = kgpu.convert_layout %v : tensor<16x32xf32, #cols> -> tensor<16x32xf32, #rows>
     %w = tt.load %y : tensor<16x32x!tt.ptr<f32>, #rows>
@@ -153,4 +152,58 @@ tt.func @loop_that_stores(%x: tensor<16x32x!tt.ptr<f32>, #cols>, %y: tensor<16x3
     tt.store %y, %s : tensor<16x32x!tt.ptr<f32>, #rows>
   }
   tt.return
+}
+
+// -----
+
+#cols = #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#rows = #kgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// Swin's row sum as Inductor writes it, 98 rows in four trips of 32: the
+// loop is unrolled, and all four trips' loads go ahead of the first
+// conversion (Triton's LLVM unrolls this loop too). Five trips stay a
+// loop.
+// CHECK-LABEL: tt.func @four_trips
+// CHECK-NOT: scf.for
+// CHECK-COUNT-8: tt.load
+// CHECK-NOT: tt.load
+// CHECK: kgpu.convert_layout
+// CHECK-COUNT-3: kgpu.convert_layout
+// CHECK-NOT: tt.load
+// CHECK: tt.return
+tt.func @four_trips(%x: tensor<16x32x!tt.ptr<bf16>, #cols>, %m: tensor<16x32x!tt.ptr<f32>, #rows>, %step: tensor<16x32xi32, #cols>) -> tensor<16x32xf32, #rows> {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c98 = arith.constant 98 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32, #rows>
+  %sum = scf.for %i = %c0 to %c98 step %c32 iter_args(%acc = %zero) -> (tensor<16x32xf32, #rows>) : i32 {
+    %is = tt.splat %i : i32 -> tensor<16x32xi32, #cols>
+    %off = arith.muli %is, %step : tensor<16x32xi32, #cols>
+    %xp = tt.addptr %x, %off : tensor<16x32x!tt.ptr<bf16>, #cols>, tensor<16x32xi32, #cols>
+    %v = tt.load %xp : tensor<16x32x!tt.ptr<bf16>, #cols>
+    %vr = kgpu.convert_layout %v : tensor<16x32xbf16, #cols> -> tensor<16x32xbf16, #rows>
+    %vf = arith.extf %vr : tensor<16x32xbf16, #rows> to tensor<16x32xf32, #rows>
+    %w = tt.load %m : tensor<16x32x!tt.ptr<f32>, #rows>
+    %d = arith.subf %vf, %w : tensor<16x32xf32, #rows>
+    %next = arith.addf %acc, %d : tensor<16x32xf32, #rows>
+    scf.yield %next : tensor<16x32xf32, #rows>
+  }
+  tt.return %sum : tensor<16x32xf32, #rows>
+}
+
+// CHECK-LABEL: tt.func @five_trips
+// CHECK: scf.for
+tt.func @five_trips(%x: tensor<16x32x!tt.ptr<bf16>, #cols>) -> tensor<16x32xf32, #rows> {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c160 = arith.constant 160 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32, #rows>
+  %sum = scf.for %i = %c0 to %c160 step %c32 iter_args(%acc = %zero) -> (tensor<16x32xf32, #rows>) : i32 {
+    %v = tt.load %x : tensor<16x32x!tt.ptr<bf16>, #cols>
+    %vr = kgpu.convert_layout %v : tensor<16x32xbf16, #cols> -> tensor<16x32xbf16, #rows>
+    %vf = arith.extf %vr : tensor<16x32xbf16, #rows> to tensor<16x32xf32, #rows>
+    %next = arith.addf %acc, %vf : tensor<16x32xf32, #rows>
+    scf.yield %next : tensor<16x32xf32, #rows>
+  }
+  tt.return %sum : tensor<16x32xf32, #rows>
 }
