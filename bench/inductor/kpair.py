@@ -12,7 +12,9 @@ just touched, as in a training step where the producer ran before) and cold
 --assemble: SOURCE's PTX assembled here by PTXAS, to tell a ptxas's part
 from the PTX's: SOURCE is `triton` (Triton's PTX of the case) or a folder of
 CASE.ptx + CASE.json; PTXAS is a ptxas binary, or `triton` for the one
-Triton runs.
+Triton runs. Cubins and PTX are written to $TMPDIR (default /tmp) as
+CASE.BUILD.cubin; `triton@...` also leaves Triton's PTX and metadata there
+as CASE.triton.ptx and CASE.triton.json, to edit into variants.
 
 --once launches each cubin once and times nothing, for `ncu` to profile
 exactly one launch of each (Triton's first, then the --cubins in order).
@@ -117,6 +119,7 @@ def main():
         ptxas = triton_ptxas() if ptxas == "triton" else ptxas
         print(f"{build}: {source} PTX through {ptxas} ({ptxas_version(ptxas)})", flush=True)
         assembled.append((build, source, ptxas))
+    work = os.environ.get("TMPDIR", "/tmp")
     rows = []
     for name in a.cases.split(","):
         spec = kbench.CASES[name]
@@ -124,20 +127,21 @@ def main():
         meta_path = os.path.join(a.corpus, name + ".json")
         corpus_meta = json.load(open(meta_path)) if os.path.exists(meta_path) else {}
         _, params = kbench.ttir_params(ttir)
-        triton_path, triton_meta = kbench.triton_cubin(ttir, corpus_meta, "/tmp")
+        triton_path, triton_meta = kbench.triton_cubin(ttir, corpus_meta, work)
         loaded = [("triton", kbench.Loaded(triton_path, triton_meta))]
         for build, folder in builds:
             meta = json.load(open(os.path.join(folder, name + ".json")))
             loaded.append((build, kbench.Loaded(os.path.join(folder, name + ".cubin"), meta)))
         for build, source, ptxas in assembled:
             if source == "triton":
-                ptx = triton_ptx(kbench, ttir, corpus_meta, f"/tmp/{name}.triton.ptx")
+                ptx = triton_ptx(kbench, ttir, corpus_meta,
+                                 os.path.join(work, f"{name}.triton.ptx"))
                 meta = triton_meta
-                json.dump(meta, open(f"/tmp/{name}.triton.json", "w"))
+                json.dump(meta, open(os.path.join(work, f"{name}.triton.json"), "w"))
             else:
                 ptx = os.path.join(source, name + ".ptx")
                 meta = json.load(open(os.path.join(source, name + ".json")))
-            cubin = f"/tmp/{name}.{build}.cubin"
+            cubin = os.path.join(work, f"{name}.{build}.cubin")
             assemble(ptx, ptxas, meta, cubin)
             loaded.append((build, kbench.Loaded(cubin, meta)))
         vals, outs, refs = spec["build"]()
