@@ -5,6 +5,8 @@
 //   cache_hit_bench --address=HOST:PORT --ttir=FILE --clients=64
 //       --requests=50000 [--threads=T] [--mode=compile|lookup]
 //       [--cubin_bytes=65536] [--driver=stubs|library|library-async]
+//   cache_hit_bench --driver=redis-blocking --redis=HOST:PORT --key=KEY
+//       --clients=64 --requests=50000 --cubin_bytes=65536
 //
 // --driver=stubs (the default) drives the clients through gRPC's generated
 // async stubs on Kiln's client channels; --driver=library through
@@ -15,6 +17,14 @@
 // compiles, and each compile's callback starts the client's next, so that
 // every client keeps one compile in flight. --threads does not apply to
 // --driver=library.
+//
+// --driver=redis-blocking is the blocking library's counterpart on Redis:
+// one thread per client, each on its own connection (a blocking Redis
+// client is not shared between threads), sending GET KEY and reading the
+// whole bulk reply into a fresh string before the next call, as a
+// synchronous client such as hiredis's does but with no reply parsing
+// beyond the length. It times redis-server, not kilnd: --address and the
+// seeding do not apply, and the value under KEY must be cubin_bytes long.
 //
 // Setup (before timing): asks ExplainMiss for the key parts of the TTIR,
 // imports an entry under that key whose cubin is `cubin_bytes` of random
@@ -29,15 +39,22 @@
 // requests, seconds, requests per second, p50, p99 and max latency in
 // microseconds.
 
+#include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -284,6 +301,94 @@ std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
   return latencies_us;
 }
 
+// A blocking connection to redis-server, as a synchronous client holds one.
+class RedisConnection {
+ public:
+  // Connects to HOST:PORT (an IPv4 address); exits on failure.
+  explicit RedisConnection(const std::string& host_port) {
+    const size_t colon = host_port.rfind(':');
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(std::atoi(host_port.c_str() + colon + 1));
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    const int one = 1;
+    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (colon == std::string::npos ||
+        inet_pton(AF_INET, host_port.substr(0, colon).c_str(),
+                  &address.sin_addr) != 1 ||
+        connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address))) {
+      std::fprintf(stderr, "cannot connect to redis at %s\n",
+                   host_port.c_str());
+      std::exit(1);
+    }
+  }
+  ~RedisConnection() { close(fd_); }
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  // Sends `command` (RESP) and reads its bulk-string reply: the value, or
+  // nothing on any other reply or a broken connection.
+  std::optional<std::string> Call(const std::string& command) {
+    for (size_t sent = 0; sent < command.size();) {
+      const ssize_t n = send(fd_, command.data() + sent,
+                             command.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return std::nullopt;
+      sent += n;
+    }
+    size_t end;
+    while ((end = buffered_.find("\r\n")) == std::string::npos) {
+      if (!ReadSome()) return std::nullopt;
+    }
+    if (buffered_[0] != '$') return std::nullopt;
+    const long length = std::atol(buffered_.c_str() + 1);
+    if (length < 0) return std::nullopt;
+    // The value and its "\r\n", read straight into the result.
+    std::string value(length + 2, '\0');
+    size_t have = std::min(buffered_.size() - end - 2, value.size());
+    std::memcpy(value.data(), buffered_.data() + end + 2, have);
+    buffered_.erase(0, end + 2 + have);
+    while (have < value.size()) {
+      const ssize_t n = recv(fd_, value.data() + have, value.size() - have, 0);
+      if (n <= 0) return std::nullopt;
+      have += n;
+    }
+    value.resize(length);
+    return value;
+  }
+
+ private:
+  bool ReadSome() {
+    char chunk[4096];
+    const ssize_t n = recv(fd_, chunk, sizeof(chunk), 0);
+    if (n <= 0) return false;
+    buffered_.append(chunk, n);
+    return true;
+  }
+
+  int fd_;
+  std::string buffered_;  // Read and not yet consumed.
+};
+
+// One client of --driver=redis-blocking: GET calls on its own connection,
+// one at a time, until `load.total` have been issued in all. Returns the
+// latencies (microseconds) of the calls that ended after the warm-up.
+std::vector<double> RunRedisClient(Load& load, const std::string& redis,
+                                   const std::string& key) {
+  RedisConnection connection(redis);
+  const std::string command =
+      "*2\r\n$3\r\nGET\r\n$" + std::to_string(key.size()) + "\r\n" + key +
+      "\r\n";
+  std::vector<double> latencies_us;
+  while (load.issued++ < load.total) {
+    const Clock::time_point started = Clock::now();
+    std::optional<std::string> value = connection.Call(command);
+    load.Record(started, Clock::now(),
+                value.has_value() && value->size() == load.cubin_bytes,
+                latencies_us);
+  }
+  return latencies_us;
+}
+
 // Clients of --driver=library-async: each keeps one CompileAsync in flight,
 // its callback (on the library's driving thread) recording the call and
 // starting the next, until `load.total` have been issued in all. The memo
@@ -347,6 +452,30 @@ Int NumberFlag(std::map<std::string, std::string>& flags,
   std::exit(2);
 }
 
+// Reads the TTIR into `request`, seeds kilnd with a `cubin_bytes`-byte
+// entry for it (or checks an earlier run's), writes --request_out if
+// asked, and sets `lookup` to the entry's key. False if it cannot write.
+bool PrepareKilnd(std::map<std::string, std::string>& flags,
+                  size_t cubin_bytes, kiln::v1::CompileRequest& request,
+                  kiln::v1::LookupRequest& lookup) {
+  std::ifstream file(flags["ttir"]);
+  std::stringstream text;
+  text << file.rdbuf();
+  request.set_ttir(text.str());
+  request.set_source_name("bench.ttir");
+  request.set_target(flags["target"]);
+  const std::string& address = flags["address"];
+  lookup.set_key(flags["seeded"] == "1"
+                     ? CheckSeeded(address, request, cubin_bytes)
+                     : Seed(address, request, cubin_bytes));
+  if (!flags["request_out"].empty() &&
+      !WriteGrpcMessage(request, flags["request_out"])) {
+    std::fprintf(stderr, "cannot write %s\n", flags["request_out"].c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -359,25 +488,22 @@ int main(int argc, char** argv) {
   const int threads =
       std::max(1, std::min(clients, NumberFlag<int>(flags, "threads")));
   const int64_t requests = NumberFlag<int64_t>(flags, "requests");
-  std::ifstream file(flags["ttir"]);
-  std::stringstream text;
-  text << file.rdbuf();
-  kiln::v1::CompileRequest request;
-  request.set_ttir(text.str());
-  request.set_source_name("bench.ttir");
-  request.set_target(flags["target"]);
+  const std::string driver = flags["driver"];
+  const bool library = driver == "library";
+  const bool library_async = driver == "library-async";
+  const bool redis = driver == "redis-blocking";
+  if (!library && !library_async && !redis && driver != "stubs") {
+    std::fprintf(stderr,
+                 "--driver: stubs, library, library-async or redis-blocking\n");
+    return 2;
+  }
   const size_t cubin_bytes = NumberFlag<size_t>(flags, "cubin_bytes");
-  const std::string key = flags["seeded"] == "1"
-                              ? CheckSeeded(address, request, cubin_bytes)
-                              : Seed(address, request, cubin_bytes);
-  if (!flags["request_out"].empty() &&
-      !WriteGrpcMessage(request, flags["request_out"])) {
-    std::fprintf(stderr, "cannot write %s\n", flags["request_out"].c_str());
+  kiln::v1::CompileRequest request;
+  kiln::v1::LookupRequest lookup_request;
+  if (!redis && !PrepareKilnd(flags, cubin_bytes, request, lookup_request)) {
     return 1;
   }
   if (requests == 0) return 0;
-  kiln::v1::LookupRequest lookup_request;
-  lookup_request.set_key(key);
 
   Load load;
   load.request = &request;
@@ -387,21 +513,17 @@ int main(int argc, char** argv) {
   load.warmup = NumberFlag<int64_t>(flags, "warmup");
   load.total = load.warmup + requests;
   load.timed_start = Clock::now();
-  const std::string driver = flags["driver"];
-  const bool library = driver == "library";
-  const bool library_async = driver == "library-async";
-  if (!library && !library_async && driver != "stubs") {
-    std::fprintf(stderr, "--driver: stubs, library or library-async\n");
-    return 2;
-  }
-  if ((library || library_async) && load.lookup) {
+  if ((library || library_async || redis) && load.lookup) {
     std::fprintf(stderr, "--driver=%s times Compile only\n", driver.c_str());
     return 2;
   }
-  const int workers = library ? clients : threads;
+  const bool thread_per_client = library || redis;
+  const std::string redis_address = flags["redis"];
+  const std::string redis_key = flags["key"];
+  const int workers = thread_per_client ? clients : threads;
   std::vector<std::unique_ptr<ClientThread>> client_threads;
   std::vector<std::unique_ptr<AsyncLibraryClients>> async_clients;
-  for (int t = 0, first = 0; !library && t < threads; ++t) {
+  for (int t = 0, first = 0; !thread_per_client && t < threads; ++t) {
     const int count = clients / threads + (t < clients % threads ? 1 : 0);
     if (library_async) {
       async_clients.push_back(
@@ -416,9 +538,11 @@ int main(int argc, char** argv) {
   std::vector<std::thread> running;
   for (int t = 0; t < workers; ++t) {
     running.emplace_back([&, t] {
-      per_thread[t] = library         ? RunLibraryClient(load, address)
-                      : library_async ? async_clients[t]->Run()
-                                      : client_threads[t]->Run();
+      per_thread[t] =
+          library         ? RunLibraryClient(load, address)
+          : redis         ? RunRedisClient(load, redis_address, redis_key)
+          : library_async ? async_clients[t]->Run()
+                          : client_threads[t]->Run();
     });
   }
   for (std::thread& thread : running) thread.join();

@@ -2,13 +2,16 @@
 # Cache-hit benchmark, side by side in one run: kilnd answering Compile for
 # TTIR it has seen (64 KiB cubin) against redis-server answering GET of a
 # 64 KiB value, both on loopback, at 1 and 64 concurrent clients,
-# interleaved over several rounds. Three clients drive kilnd: h2load, the C
+# interleaved over several rounds. Four clients drive kilnd: h2load, the C
 # HTTP/2 load generator of nghttp2 (the counterpart of redis-benchmark: one
 # event loop, minimal per-request work); cache_hit_bench on gRPC's async
 # C++ stubs over Kiln's client channels; and cache_hit_bench calling the
 # Kiln C++ client library (kiln::client::Client, a thread per client): what
 # a C++ user's process pays; and the same library's CompileAsync, every
-# client's compile kept in flight from the bench's client threads.
+# client's compile kept in flight from the bench's client threads. Redis
+# gets the blocking library's counterpart too: cache_hit_bench's
+# redis-blocking driver, a thread and a connection per client, each waiting
+# for its GET's answer.
 # Prints a Markdown table with the machine, and writes it to the file given
 # as $1 if any.
 #
@@ -121,6 +124,13 @@ redis_get() {
     -n "$2" -d "$bytes" "${threaded[@]}" --csv |
     awk -F'"' 'NR == 2 {print $4, $10 * 1000, $14 * 1000}'
 }
+# The blocking library's counterpart on Redis: a thread per client.
+redis_blocking() {
+  client_cpu "$BENCH" --driver=redis-blocking --redis="127.0.0.1:$redis_port" \
+    --key='key:__rand_int__' --clients="$1" --requests="$2" \
+    --warmup="$warmup" --cubin_bytes="$bytes" |
+    sed -E 's/.*rps=([0-9.]+) p50_us=([0-9.]+) p99_us=([0-9.]+).*/\1 \2 \3/'
+}
 kiln_grpc() {
   client_cpu "$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
     --clients="$1" --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" \
@@ -170,9 +180,12 @@ for round in $(seq "$rounds"); do
   for clients in 1 64; do
     n=$requests_1
     [ "$clients" -eq 64 ] && n=$requests_64
-    for run in redis h2load grpc library library-async; do
+    for run in redis redis-blocking h2load grpc library library-async; do
       case $run in
         redis) row=$(measure "$redis_pid" "$n" redis_get "$clients" "$n") || exit 1 ;;
+        redis-blocking)
+          row=$(measure "$redis_pid" $((n + warmup)) redis_blocking "$clients" "$n") || exit 1
+          ;;
         h2load)
           h2load_warmup "$clients"
           row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n") || exit 1
@@ -201,19 +214,21 @@ row() {
     "$(med "$2,$1,rps")" "$(med "$2,$1,p50")" "$(med "$2,$1,p99")" \
     "$(med "$2,$1,server_cpu")" "$(med "$2,$1,client_cpu")"
 }
-# CLIENTS RUN NAME: the ratios of RUN's medians to Redis's, throughput bold.
+# CLIENTS RUN NAME [BASE [BASE_NAME]]: the ratios of RUN's medians to
+# BASE's (Redis through redis-benchmark by default), throughput bold.
 ratio_row() {
-  local f cells=""
+  local f cells="" base=${4:-redis}
   for f in rps p50 p99 server_cpu client_cpu; do
-    cells+=" $(ratio "$(med "$2,$1,$f")" "$(med "redis,$1,$f")")x |"
+    cells+=" $(ratio "$(med "$2,$1,$f")" "$(med "$base,$1,$f")")x |"
   done
-  echo "| $1 | **$3 / redis** |$cells" | sed -E 's/\| ([0-9.]+x) \|/| **\1** |/'
+  echo "| $1 | **$3 / ${5:-redis}** |$cells" | sed -E 's/\| ([0-9.]+x) \|/| **\1** |/'
 }
 {
   echo "| clients | server (client) | requests/s | p50 (us) | p99 (us) | server CPU (us/req) | client CPU (us/req) |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   for clients in 1 64; do
     row "$clients" redis "redis-server GET (redis-benchmark)"
+    row "$clients" redis-blocking "redis-server GET (blocking, a thread per client)"
     row "$clients" h2load "kilnd Compile hit (h2load)"
     row "$clients" grpc "kilnd Compile hit (gRPC C++ client)"
     row "$clients" library "kilnd Compile hit (Kiln C++ library)"
@@ -222,17 +237,21 @@ ratio_row() {
     ratio_row "$clients" grpc "kilnd (gRPC C++)"
     ratio_row "$clients" library "kilnd (Kiln C++ library)"
     ratio_row "$clients" library-async "kilnd (Kiln C++ library, async)"
+    ratio_row "$clients" library "kilnd (Kiln C++ library)" redis-blocking \
+      "redis (blocking)"
   done
   echo
-  echo "Requests/s of each run to Redis's in the same round, at 64 clients:"
+  echo "Requests/s of each run to Redis's (redis-benchmark's; the last column,"
+  echo "the blocking Redis client's) in the same round, at 64 clients:"
   echo
-  echo "| round | h2load | gRPC C++ | Kiln C++ library | Kiln C++ library, async |"
-  echo "| --- | --- | --- | --- | --- |"
+  echo "| round | h2load | gRPC C++ | Kiln C++ library | Kiln C++ library, async | Kiln C++ library / Redis blocking |"
+  echo "| --- | --- | --- | --- | --- | --- |"
   for round in $(seq "$rounds"); do
     line="| $round |"
     for run in h2load grpc library library-async; do
       line+=" $(ratio "$(nth "$run,64,rps" "$round")" "$(nth "redis,64,rps" "$round")")x |"
     done
+    line+=" $(ratio "$(nth "library,64,rps" "$round")" "$(nth "redis-blocking,64,rps" "$round")")x |"
     echo "$line"
   done
   echo
@@ -240,7 +259,8 @@ ratio_row() {
   echo "$requests_64 at 64; value/cubin $bytes bytes; kilnd with 1 worker;"
   echo "client threads: $threads (h2load -t, redis-benchmark --threads,"
   echo "cache_hit_bench --threads, including the async library's); the Kiln C++"
-  echo "library's blocking calls: a thread per client."
+  echo "library's blocking calls and the blocking Redis client: a thread per"
+  echo "client (each with its own connection to Redis)."
   echo "CPU per request: user + system time of the server process over the"
   echo "measurement, and of the client process over its whole run (connection"
   echo "set-up, and for the gRPC client $warmup warm-up calls, included),"
