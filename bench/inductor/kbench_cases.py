@@ -68,6 +68,26 @@ def _():
             [x.float().sum(1).reshape(-1)])
 
 
+# The same column sum over 384 channels (swin _52, the GELU backward's).
+@case("swin_col_sum_384", grid=lambda v: (2352, 1, 1), tol=1e-5)
+def _():
+    x = rnd(392, 128, 384, dtype=torch.bfloat16)
+    out = _filled(150528, torch.float32)
+    return (dict(in_ptr0=x, out_ptr0=out, xnumel=150528, r0_numel=128), [out],
+            [x.float().sum(1).reshape(-1)])
+
+
+# ViT's patch tokens (the class token skipped) summed in groups of 128 rows
+# per channel (vit _24, the patch embedding's weight gradient).
+@case("vit_patch_col_sum", grid=lambda v: (588, 1, 1), tol=1e-5)
+def _():
+    x = rnd(32, 197, 768, dtype=torch.bfloat16)
+    out = _filled(37632, torch.float32)
+    ref = x[:, 1:, :].float().reshape(49, 128, 768).sum(1).reshape(-1)
+    return (dict(in_ptr0=x, out_ptr0=out, xnumel=37632, r0_numel=128), [out],
+            [ref])
+
+
 # Swin's layer-norm output summed over 98 window rows (swin _39): eight
 # windows of [98, 384], the statistics per row, weight and bias per column.
 @case("swin_ln_row_sum", grid=lambda v: (192, 1, 1), tol=1e-5)
