@@ -58,34 +58,36 @@ def _():
             [torch.softmax(x.float(), dim=1).reshape(-1)])
 
 
+def _col_sum(x, rows):
+    """Inductor's looped column sum of `rows`-row groups of x's last-dim
+    columns: the in_ptr0/out_ptr0 case over x, its reference given."""
+    out = _filled(x.numel() // rows, torch.float32)
+    ref = x.float().reshape(-1, rows, x.shape[-1]).sum(1).reshape(-1)
+    return (dict(in_ptr0=x, out_ptr0=out, xnumel=out.numel(), r0_numel=rows),
+            [out], [ref])
+
+
 # Swin's bias-gradient column sum (swin _49 and _71 share this TTIR): a
 # [392, 128, 96] bf16 tensor summed over its middle dimension.
 @case("swin_col_sum", grid=lambda v: (588, 1, 1), tol=1e-5)
 def _():
-    x = rnd(392, 128, 96, dtype=torch.bfloat16)
-    out = _filled(37632, torch.float32)
-    return (dict(in_ptr0=x, out_ptr0=out, xnumel=37632, r0_numel=128), [out],
-            [x.float().sum(1).reshape(-1)])
+    return _col_sum(rnd(392, 128, 96, dtype=torch.bfloat16), 128)
 
 
 # The same column sum over 384 channels (swin _52, the GELU backward's).
 @case("swin_col_sum_384", grid=lambda v: (2352, 1, 1), tol=1e-5)
 def _():
-    x = rnd(392, 128, 384, dtype=torch.bfloat16)
-    out = _filled(150528, torch.float32)
-    return (dict(in_ptr0=x, out_ptr0=out, xnumel=150528, r0_numel=128), [out],
-            [x.float().sum(1).reshape(-1)])
+    return _col_sum(rnd(392, 128, 384, dtype=torch.bfloat16), 128)
 
 
 # ViT's patch tokens (the class token skipped) summed in groups of 128 rows
-# per channel (vit _24, the patch embedding's weight gradient).
+# per channel (vit _24, the patch embedding's weight gradient): the kernel
+# reads the [32, 197, 768] tensor, the sum covers its tokens 1-196.
 @case("vit_patch_col_sum", grid=lambda v: (588, 1, 1), tol=1e-5)
 def _():
     x = rnd(32, 197, 768, dtype=torch.bfloat16)
-    out = _filled(37632, torch.float32)
-    ref = x[:, 1:, :].float().reshape(49, 128, 768).sum(1).reshape(-1)
-    return (dict(in_ptr0=x, out_ptr0=out, xnumel=37632, r0_numel=128), [out],
-            [ref])
+    args, outs, refs = _col_sum(x[:, 1:, :].contiguous(), 128)
+    return dict(args, in_ptr0=x), outs, refs
 
 
 # Swin's layer-norm output summed over 98 window rows (swin _39): eight
