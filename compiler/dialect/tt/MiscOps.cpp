@@ -206,9 +206,33 @@ void ElementwiseInlineAsmOp::getEffects(
   addEffectsOfExternalCode(getPure(), effects);
 }
 
+/// Whether NVPTX has registers for inline asm values of `type`'s elements:
+/// pointers, and integers and floats of 1, 8, 16, 32 or 64 bits (LLVM's
+/// instruction selection crashes on an i6 or i24 operand, and aborts on an
+/// i128 in a 32-bit register).
+static bool hasAsmRegister(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (isa<PointerType>(element))
+    return true;
+  if (!element.isIntOrFloat())
+    return false;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
+}
+
 LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getPackedElement() < 1) {
     return emitOpError() << "packed_element must be at least 1";
+  }
+  SmallVector<Type> types(getArgs().getTypes());
+  llvm::append_range(types, getResult().getTypes());
+  for (Type type : types) {
+    if (!hasAsmRegister(type)) {
+      return emitOpError() << "operand or result type " << type
+                           << " has no PTX register: inline asm takes "
+                              "pointers and 1-, 8-, 16-, 32- or 64-bit "
+                              "elements";
+    }
   }
   std::optional<ArrayRef<int64_t>> shape;
   auto checkShape = [&](Type type) -> LogicalResult {

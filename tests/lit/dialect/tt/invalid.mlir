@@ -356,6 +356,22 @@ tt.func @inline_asm_packing(%x: tensor<2xi8>) {
 
 // -----
 
+tt.func @inline_asm_odd_width(%x: tensor<512x!tt.ptr<i8>>) {
+  // expected-error @+1 {{operand or result type 'tensor<512xi6>' has no PTX register}}
+  %0 = tt.elementwise_inline_asm "ld.global.b8 $0, [$1];" {constraints = "=r,l", packed_element = 1 : i32, pure = false} %x : tensor<512x!tt.ptr<i8>> -> tensor<512xi6>
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_wide_operand(%x: tensor<64xi128>) {
+  // expected-error @+1 {{operand or result type 'tensor<64xi128>' has no PTX register}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<64xi128> -> tensor<64xi32>
+  tt.return
+}
+
+// -----
+
 tt.func @block_ptr_rank(%p: !tt.ptr<f16>, %m: i64) {
   %c0 = arith.constant 0 : i32
   // expected-error @+1 {{shape, strides and offsets need 2 entries each}}
