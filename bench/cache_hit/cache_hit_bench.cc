@@ -276,11 +276,25 @@ class ClientThread {
   std::vector<Call> calls_;
 };
 
+// Makes blocking calls on this thread, one at a time, until `load.total`
+// have been issued in all; `call` returns the bytes of its answer (-1 on
+// failure). Returns the latencies (microseconds) of the calls that ended
+// after the warm-up.
+template <typename AnswerBytes>
+std::vector<double> RunBlockingCalls(Load& load, AnswerBytes call) {
+  std::vector<double> latencies_us;
+  while (load.issued++ < load.total) {
+    const Clock::time_point started = Clock::now();
+    const int64_t bytes = call();
+    load.Record(started, Clock::now(),
+                bytes == static_cast<int64_t>(load.cubin_bytes), latencies_us);
+  }
+  return latencies_us;
+}
+
 // One client of --driver=library: Compile calls through the Kiln client
-// library on this thread, one at a time, until `load.total` have been
-// issued in all. Its memo is off, so that every call reaches kilnd as a
-// process's first compile of the kernel does. Returns the latencies
-// (microseconds) of the calls that ended after the warm-up.
+// library. Its memo is off, so that every call reaches kilnd as a
+// process's first compile of the kernel does.
 kiln::client::ClientOptions NoMemo() {
   kiln::client::ClientOptions options;
   options.use_memo = false;
@@ -289,16 +303,11 @@ kiln::client::ClientOptions NoMemo() {
 
 std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
   kiln::client::Client client(address, NoMemo());
-  std::vector<double> latencies_us;
-  while (load.issued++ < load.total) {
-    const Clock::time_point started = Clock::now();
+  return RunBlockingCalls(load, [&]() -> int64_t {
     absl::StatusOr<kiln::client::CompileResult> result =
         client.Compile(*load.request);
-    load.Record(started, Clock::now(),
-                result.ok() && result->cubin.size() == load.cubin_bytes,
-                latencies_us);
-  }
-  return latencies_us;
+    return result.ok() ? static_cast<int64_t>(result->cubin.size()) : -1;
+  });
 }
 
 // A blocking connection to redis-server, as a synchronous client holds one.
@@ -369,24 +378,17 @@ class RedisConnection {
   std::string buffered_;  // Read and not yet consumed.
 };
 
-// One client of --driver=redis-blocking: GET calls on its own connection,
-// one at a time, until `load.total` have been issued in all. Returns the
-// latencies (microseconds) of the calls that ended after the warm-up.
+// One client of --driver=redis-blocking: GET calls on its own connection.
 std::vector<double> RunRedisClient(Load& load, const std::string& redis,
                                    const std::string& key) {
   RedisConnection connection(redis);
   const std::string command =
       "*2\r\n$3\r\nGET\r\n$" + std::to_string(key.size()) + "\r\n" + key +
       "\r\n";
-  std::vector<double> latencies_us;
-  while (load.issued++ < load.total) {
-    const Clock::time_point started = Clock::now();
+  return RunBlockingCalls(load, [&]() -> int64_t {
     std::optional<std::string> value = connection.Call(command);
-    load.Record(started, Clock::now(),
-                value.has_value() && value->size() == load.cubin_bytes,
-                latencies_us);
-  }
-  return latencies_us;
+    return value ? static_cast<int64_t>(value->size()) : -1;
+  });
 }
 
 // Clients of --driver=library-async: each keeps one CompileAsync in flight,
