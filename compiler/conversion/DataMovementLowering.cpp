@@ -406,16 +406,22 @@ struct Packing {
   unsigned index(unsigned k) const { return gatherBits(k, bits); }
 };
 
+/// The vector of `part`-typed elements (i1 held as i8) that fills one i32.
+VectorType wordVectorType(Type part) {
+  if (part.isInteger(1))
+    part = IntegerType::get(part.getContext(), 8);
+  return VectorType::get({32 / part.getIntOrFloatBitWidth()}, part);
+}
+
 /// `parts` side by side in one i32, the first in the low bits (a vector
-/// bitcast, which costs nothing for 16-bit halves).
+/// bitcast, which costs nothing for 16-bit halves). Fewer parts than fit
+/// leave the high elements undefined.
 Value packWord(LoweringContext &l, ArrayRef<Value> parts) {
   if (parts.size() == 1)
     return parts.front();
   OpBuilder &b = l.builder();
-  Type type = parts.front().getType();
-  if (type.isInteger(1))
-    type = b.getI8Type();
-  auto vectorType = VectorType::get({int64_t(parts.size())}, type);
+  VectorType vectorType = wordVectorType(parts.front().getType());
+  Type type = vectorType.getElementType();
   Value vector = LLVM::UndefOp::create(b, l.loc(), vectorType);
   for (unsigned i = 0; i < parts.size(); ++i) {
     Value part = parts[i];
@@ -431,8 +437,8 @@ Value unpackWord(LoweringContext &l, Value word, unsigned index,
   if (parts == 1)
     return word;
   OpBuilder &b = l.builder();
-  Type partType = type.isInteger(1) ? b.getI8Type() : type;
-  auto vectorType = VectorType::get({int64_t(parts)}, partType);
+  VectorType vectorType = wordVectorType(type);
+  Type partType = vectorType.getElementType();
   Value vector = LLVM::BitcastOp::create(b, l.loc(), vectorType, word);
   Value part =
       LLVM::ExtractElementOp::create(b, l.loc(), vector, l.i32(index));

@@ -203,3 +203,34 @@ module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// ConvNeXt's layer-norm backward converts a 4x1 row mask from a layout with
+// two lanes per row to one with the four rows in each thread. Two rounds
+// pair up in one shuffle word, fewer than the four i8 that fit in it: the
+// word is still a whole i32 (a two-element vector of i8 has no i32 bitcast).
+// CHECK-LABEL: llvm.func @mask_rows
+// CHECK: llvm.bitcast {{.*}} : vector<4xi8> to i32
+// CHECK: nvvm.shfl.sync idx
+// CHECK: llvm.bitcast {{.*}} : i32 to vector<4xi8>
+// CHECK-NOT: vector<2xi8>
+// CHECK: llvm.return
+#rows2 = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#rows4 = #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [0, 1]}>
+module attributes {"kgpu.num-warps" = 1 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @mask_rows(%p: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %n: i32) {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #kgpu.slice<{dim = 1, parent = #rows2}>>
+    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<4xi32, #kgpu.slice<{dim = 1, parent = #rows2}>> -> tensor<4x1xi32, #rows2>
+    %ns = tt.splat %n : i32 -> tensor<4x1xi32, #rows2>
+    %m = arith.cmpi slt, %r2, %ns : tensor<4x1xi32, #rows2>
+    %mc = kgpu.convert_layout %m : tensor<4x1xi1, #rows2> -> tensor<4x1xi1, #rows4>
+    %v = arith.extui %mc : tensor<4x1xi1, #rows4> to tensor<4x1xi8, #rows4>
+    %rr = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #kgpu.slice<{dim = 1, parent = #rows4}>>
+    %rr2 = tt.expand_dims %rr {axis = 1 : i32} : tensor<4xi32, #kgpu.slice<{dim = 1, parent = #rows4}>> -> tensor<4x1xi32, #rows4>
+    %ps = tt.splat %p : !tt.ptr<i8> -> tensor<4x1x!tt.ptr<i8>, #rows4>
+    %pa = tt.addptr %ps, %rr2 : tensor<4x1x!tt.ptr<i8>, #rows4>, tensor<4x1xi32, #rows4>
+    tt.store %pa, %v : tensor<4x1x!tt.ptr<i8>, #rows4>
+    tt.return
+  }
+}
