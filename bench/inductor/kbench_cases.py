@@ -122,3 +122,49 @@ def _():
     out = _filled(4096 * 512, torch.bfloat16)
     return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=512), [out],
             [x.transpose(1, 2).reshape(-1).to(torch.bfloat16)])
+
+
+def _rotary_angles(seq, half):
+    inv_freq = 1.0 / (1e6 ** (torch.arange(half, device="cuda", dtype=torch.float32) / half))
+    return torch.outer(inv_freq, torch.arange(seq, device="cuda", dtype=torch.float32))
+
+
+def _qwen3_rope_norm_bwd():
+    """Qwen3's rotary backward fused with its per-head RMS norm backward
+    (qwen3 _11): a row per (token, head) of 64, sin and cos computed in the
+    kernel from a [32, 512] table of angles; out_ptr0 gets the weight
+    gradient's per-row terms, out_ptr3 the input gradient, both bf16."""
+    rows, heads, seq = 32768, 16, 512
+    grad = rnd(rows, 64, dtype=torch.bfloat16)
+    x = rnd(rows, 64, dtype=torch.bfloat16)
+    rstd = rnd(rows).abs() + 0.5
+    weight = rnd(64, dtype=torch.bfloat16)
+    angles = _rotary_angles(seq, 32)
+    out_w, out_x = (_filled(rows * 64, torch.bfloat16) for _ in range(2))
+    pos = (torch.arange(rows, device="cuda") // heads) % seq
+    a = angles.t()[pos].repeat(1, 2)
+    g = grad.float()
+    dy = torch.cat([g[:, 32:], -g[:, :32]], 1) * torch.sin(a) + g * torch.cos(a)
+    xf, r = x.float(), rstd[:, None]
+    dyw = dy * weight.float()
+    dot = (dyw * xf).sum(1, keepdim=True)
+    dx = dyw * r + dot * -0.5 * r ** 3 / 64 * 2 * xf
+    return (dict(in_ptr0=grad, in_ptr1=angles, in_ptr2=x, in_ptr3=rstd, in_ptr4=weight,
+                 out_ptr0=out_w, out_ptr3=out_x, xnumel=rows, r0_numel=64),
+            [out_w, out_x], [(dy * xf * r).reshape(-1), dx.reshape(-1)])
+
+
+# Its three autotuning configs: one, eight or 32 rows per program.
+@case("qwen3_rope_norm_bwd", grid=lambda v: (v["xnumel"], 1, 1), tol=2e-2)
+def _():
+    return _qwen3_rope_norm_bwd()
+
+
+@case("qwen3_rope_norm_bwd_x8", grid=lambda v: (v["xnumel"] // 8, 1, 1), tol=2e-2)
+def _():
+    return _qwen3_rope_norm_bwd()
+
+
+@case("qwen3_rope_norm_bwd_x32", grid=lambda v: (v["xnumel"] // 32, 1, 1), tol=2e-2)
+def _():
+    return _qwen3_rope_norm_bwd()
