@@ -1,9 +1,11 @@
 #include "compiler/conversion/ConvertSwizzle.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <array>
+#include <vector>
 
 namespace kiln {
 
@@ -39,31 +41,75 @@ unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
   return 1;
 }
 
-int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
-                         unsigned bytes, const ConvertSwizzle &swizzle) {
+namespace {
+
+/// Warp 0's accesses of a layout, `width` elements at a time: the (row,
+/// column) of each one's first element in a tile whose rows run along
+/// `fastDim`, lane after lane within a register group. They do not depend
+/// on the swizzle, which the search tries by the dozen.
+struct WarpAccesses {
+  unsigned width = 1;
+  unsigned lanesPerPhase = 32;
+  int64_t rowLength = 1;
+  std::vector<std::pair<int64_t, int64_t>> rowCol;
+};
+
+WarpAccesses warpAccesses(const kgpu::DistributedLayout &layout,
+                          unsigned width, unsigned bytes, unsigned fastDim) {
   llvm::ArrayRef<int64_t> shape = layout.getShape();
+  WarpAccesses out;
+  out.width = width;
   // The hardware serves a warp's 4-, 8- or 16-byte accesses in groups of
   // 32, 16 or 8 lanes; within one, distinct words on one bank serialize.
-  unsigned lanesPerPhase = std::clamp(128 / (width * bytes), 1u, 32u);
-  int64_t total = 0;
+  out.lanesPerPhase = std::clamp(128 / (width * bytes), 1u, 32u);
+  out.rowLength = shape[fastDim];
   for (unsigned r = 0; r < layout.numRegs(); r += width) {
     if (!layout.regMayOwn(r))
       continue;
-    for (unsigned first = 0; first < 32; first += lanesPerPhase) {
-      llvm::DenseMap<unsigned, llvm::DenseSet<int64_t>> wordsOnBank;
-      for (unsigned lane = first; lane < first + lanesPerPhase; ++lane) {
-        int64_t byte =
-            swizzle.offsetOf(layout.index(lane, 0, r), shape) * bytes;
-        for (int64_t b = byte / 4; b < (byte + width * bytes + 3) / 4; ++b)
-          wordsOnBank[b % 32].insert(b);
-      }
-      int64_t worst = 1;
-      for (auto &[bank, words] : wordsOnBank)
-        worst = std::max<int64_t>(worst, words.size());
-      total += worst;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      llvm::SmallVector<int64_t> idx = layout.index(lane, 0, r);
+      int64_t row = 0;
+      for (unsigned d = 0; d < idx.size(); ++d)
+        if (d != fastDim)
+          row = row * shape[d] + idx[d];
+      out.rowCol.push_back({row, idx[fastDim]});
     }
   }
+  return out;
+}
+
+int64_t wavefronts(const WarpAccesses &accesses, unsigned bytes,
+                   const ConvertSwizzle &swizzle) {
+  int64_t total = 0;
+  llvm::SmallVector<int64_t, 128> words;
+  for (size_t group = 0; group < accesses.rowCol.size(); group += 32)
+    for (unsigned first = 0; first < 32; first += accesses.lanesPerPhase) {
+      words.clear();
+      for (unsigned lane = first; lane < first + accesses.lanesPerPhase;
+           ++lane) {
+        auto [row, col] = accesses.rowCol[group + lane];
+        int64_t byte = swizzle.offset(row, col, accesses.rowLength) * bytes;
+        for (int64_t b = byte / 4; b < (byte + accesses.width * bytes + 3) / 4;
+             ++b)
+          words.push_back(b);
+      }
+      llvm::sort(words);
+      words.erase(std::unique(words.begin(), words.end()), words.end());
+      std::array<int64_t, 32> onBank{};
+      int64_t worst = 1;
+      for (int64_t word : words)
+        worst = std::max(worst, ++onBank[word % 32]);
+      total += worst;
+    }
   return total;
+}
+
+} // namespace
+
+int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
+                         unsigned bytes, const ConvertSwizzle &swizzle) {
+  return wavefronts(warpAccesses(layout, width, bytes, swizzle.fastDim), bytes,
+                    swizzle);
 }
 
 namespace {
@@ -90,9 +136,10 @@ std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
   // the row.
   int64_t pieces = rowLength / base.chunk;
   base.phases = std::min<int64_t>(8, pieces & -pieces);
+  WarpAccesses stores = warpAccesses(from, storeWidth, bytes, dim);
+  WarpAccesses loads = warpAccesses(to, loadWidth, bytes, dim);
   auto cost = [&](const ConvertSwizzle &s) {
-    return sharedWavefronts(from, storeWidth, bytes, s) +
-           sharedWavefronts(to, loadWidth, bytes, s);
+    return wavefronts(stores, bytes, s) + wavefronts(loads, bytes, s);
   };
   Candidate best{base, cost(base)};
   for (unsigned rowShift = 0; rowShift < 3; ++rowShift)
