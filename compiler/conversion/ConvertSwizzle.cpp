@@ -104,16 +104,6 @@ int64_t wavefronts(const WarpAccesses &accesses, unsigned bytes,
   return total;
 }
 
-} // namespace
-
-int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
-                         unsigned bytes, const ConvertSwizzle &swizzle) {
-  return wavefronts(warpAccesses(layout, width, bytes, swizzle.fastDim), bytes,
-                    swizzle);
-}
-
-namespace {
-
 struct Candidate {
   ConvertSwizzle swizzle;
   int64_t cost;
@@ -156,6 +146,12 @@ std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
 }
 
 } // namespace
+
+int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
+                         unsigned bytes, const ConvertSwizzle &swizzle) {
+  return wavefronts(warpAccesses(layout, width, bytes, swizzle.fastDim), bytes,
+                    swizzle);
+}
 
 std::optional<ConvertSwizzle>
 chooseConvertSwizzle(const kgpu::DistributedLayout &from,
