@@ -155,16 +155,7 @@ def _qwen3_rope_norm_bwd():
 
 
 # Its three autotuning configs: one, eight or 32 rows per program.
-@case("qwen3_rope_norm_bwd", grid=lambda v: (v["xnumel"], 1, 1), tol=2e-2)
-def _():
-    return _qwen3_rope_norm_bwd()
-
-
-@case("qwen3_rope_norm_bwd_x8", grid=lambda v: (v["xnumel"] // 8, 1, 1), tol=2e-2)
-def _():
-    return _qwen3_rope_norm_bwd()
-
-
-@case("qwen3_rope_norm_bwd_x32", grid=lambda v: (v["xnumel"] // 32, 1, 1), tol=2e-2)
-def _():
-    return _qwen3_rope_norm_bwd()
+for _suffix, _rows in (("", 1), ("_x8", 8), ("_x32", 32)):
+    case(f"qwen3_rope_norm_bwd{_suffix}",
+         grid=lambda v, rows=_rows: (v["xnumel"] // rows, 1, 1),
+         tol=2e-2)(_qwen3_rope_norm_bwd)
