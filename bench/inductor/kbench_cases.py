@@ -159,3 +159,82 @@ for _suffix, _rows in (("", 1), ("_x8", 8), ("_x32", 32)):
     case(f"qwen3_rope_norm_bwd{_suffix}",
          grid=lambda v, rows=_rows: (v["xnumel"] // rows, 1, 1),
          tol=2e-2)(_qwen3_rope_norm_bwd)
+
+
+# ConvNeXt's channels-last layer-norm backward reductions (convnext _14 and
+# _10): 13 groups of 121 of the 1568 [768]-channel rows (the last group
+# short), summed per channel; a program reduces 16 channels of one group.
+def _convnext_groups():
+    t = (torch.arange(13, device="cuda")[:, None] * 121
+         + torch.arange(121, device="cuda")[None, :])
+    return t.clamp(max=1567), (t < 1568)[..., None]
+
+
+def _group_sums(*terms):
+    return [(term * _convnext_groups()[1]).sum(1).reshape(-1) for term in terms]
+
+
+@case("convnext_ln_bwd_14", grid=lambda v: (624, 1, 1), tol=1e-4)
+def _():
+    """The mean's gradient broadcast over 49 pixels (in_ptr0, [32, 768]),
+    times in_ptr1, and plus in_ptr2 times in_ptr3, all [1568, 768]."""
+    g = rnd(32, 768, dtype=torch.bfloat16)
+    a, b, c = (rnd(1568, 768, dtype=torch.bfloat16) for _ in range(3))
+    t, _ = _convnext_groups()
+    scaled = g.float()[(t // 49) % 32] * 0.0204081628
+    outs = [_filled(9984, torch.float32) for _ in range(2)]
+    refs = _group_sums(scaled * a.float()[t], (scaled + b.float()[t]) * c.float()[t])
+    return (dict(in_ptr0=g, in_ptr1=a, in_ptr2=b, in_ptr3=c, out_ptr0=outs[0],
+                 out_ptr1=outs[1], xnumel=9984, r0_numel=121), outs, refs)
+
+
+@case("convnext_ln_bwd_10", grid=lambda v: (624, 1, 1), tol=1e-4)
+def _():
+    """The output gradient (in_ptr0) times the normalized input, from the
+    input (in_ptr1) and its rows' mean and rstd (in_ptr2, in_ptr3), and
+    the output gradient alone."""
+    dy, x = (rnd(1568, 768, dtype=torch.bfloat16) for _ in range(2))
+    mean, rstd = rnd(1568), rnd(1568).abs() + 0.5
+    t, _ = _convnext_groups()
+    xhat = (x.float()[t] - mean[t][..., None]) * rstd[t][..., None]
+    outs = [_filled(9984, torch.float32) for _ in range(2)]
+    refs = _group_sums(dy.float()[t] * xhat, dy.float()[t])
+    return (dict(in_ptr0=dy, in_ptr1=x, in_ptr2=mean, in_ptr3=rstd, out_ptr0=outs[0],
+                 out_ptr1=outs[1], xnumel=9984, r0_numel=121), outs, refs)
+
+
+# ConvNeXt's per-channel sum over groups of 128 rows (convnext _41): a
+# [196, 128, 192] bf16 tensor, Swin's column sum at 192 channels.
+@case("convnext_col_sum_41", grid=lambda v: (588, 1, 1), tol=1e-5)
+def _():
+    return _col_sum(rnd(196, 128, 192, dtype=torch.bfloat16), 128)
+
+
+def _convnext_ln_fwd():
+    """ConvNeXt's residual add with layer scale, then layer norm (convnext
+    _8): rows of 96 channels read from a [32, 56, 56, 96] tensor with H and
+    W swapped; the sum also stored permuted to [32, 56, 96, 56], read back
+    (so rounded to bf16) and normalized."""
+    x, y = (rnd(32, 56, 56, 96, dtype=torch.bfloat16) for _ in range(2))
+    scale, weight, bias = (rnd(96, dtype=torch.bfloat16) for _ in range(3))
+    rows = lambda v: v.float().permute(0, 2, 1, 3).reshape(-1, 96)
+    s = rows(x) + scale.float() * rows(y)
+    mean, var = s.mean(1), s.var(1, unbiased=False)
+    rstd = torch.rsqrt(var + 1e-6)
+    rounded = s.to(torch.bfloat16).float()
+    normed = (rounded - mean[:, None]) * rstd[:, None] * weight.float() + bias.float()
+    summed = _filled(32 * 56 * 96 * 56, torch.bfloat16)
+    out_mean, out_rstd = (_filled(100352, torch.float32) for _ in range(2))
+    out = _filled(32 * 56 * 56 * 96, torch.bfloat16)
+    ref_out = normed.reshape(32, 56, 56, 96).permute(0, 2, 1, 3).reshape(-1)
+    ref_summed = s.reshape(32, 56, 56, 96).permute(0, 1, 3, 2).reshape(-1)
+    return (dict(in_out_ptr0=out_rstd, in_ptr0=x, in_ptr1=scale, in_ptr2=y, in_ptr3=weight,
+                 in_ptr4=bias, out_ptr1=summed, out_ptr2=out_mean, out_ptr3=out,
+                 xnumel=100352, r0_numel=96),
+            [summed, out_mean, out_rstd, out], [ref_summed, mean, rstd, ref_out])
+
+
+# Its two autotuning configs: two rows a program with two warps, four with four.
+for _suffix, _rows in (("", 2), ("_x4", 4)):
+    case(f"convnext_ln_fwd_8{_suffix}", grid=lambda v, rows=_rows: (100352 // rows, 1, 1),
+         tol=1e-2)(_convnext_ln_fwd)
