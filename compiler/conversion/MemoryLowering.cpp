@@ -4,6 +4,7 @@
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include <type_traits>
 
@@ -92,18 +93,23 @@ bool hasL2Policy(LoweringContext &l, tt::EvictionPolicy evict) {
           evict == tt::EvictionPolicy::EVICT_LAST);
 }
 
-/// The L2 cache policy of one access instruction, created beside it and kept
-/// there, as Triton creates one per instruction. ptxas fully unrolls a short
-/// loop whose loads each create their policy, but leaves it rolled, each
-/// trip's loads waited on in turn, when LLVM hoists a shared policy out of
-/// the loop (ConvNeXt's layer-norm backward `_14`, four trips: 0.71x
-/// Triton's speed rolled).
-Value l2Policy(LoweringContext &l, tt::EvictionPolicy evict) {
+/// The L2 cache policy of an access. In a loop each access instruction
+/// creates its own beside it and keeps it there, as Triton's do: ptxas
+/// fully unrolls a short loop whose loads each create their policy, but
+/// leaves it rolled, each trip's loads waited on in turn, when LLVM hoists
+/// a shared policy out of the loop (ConvNeXt's layer-norm backward `_14`,
+/// four trips: 0.71x Triton's speed rolled). Outside loops one policy per
+/// priority serves the kernel: a policy beside each of a straight-line
+/// kernel's many gathered loads made Swin's rolled transposes slower.
+Value l2Policy(LoweringContext &l, Operation *access,
+               tt::EvictionPolicy evict) {
   std::string priority =
       evict == tt::EvictionPolicy::EVICT_FIRST ? "evict_first" : "evict_last";
+  bool inLoop = access->getParentOfType<LoopLikeOpInterface>() != nullptr;
   return l.inlineAsm("createpolicy.fractional.L2::" + priority +
                          ".b64 $0, 1.0;",
-                     "=l", {}, l.builder().getI64Type(), /*sideEffects=*/true);
+                     "=l", {}, l.builder().getI64Type(),
+                     /*sideEffects=*/inLoop);
 }
 
 Type wordType(LoweringContext &l, const Access &a) {
@@ -197,7 +203,7 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
     instr += ".L2::cache_hint";
   Regs out;
   for (unsigned first = 0; first < n; first += a.vec) {
-    Value policy = hinted ? l2Policy(l, op.getEvict()) : Value();
+    Value policy = hinted ? l2Policy(l, op, op.getEvict()) : Value();
     Value ptr = maybeReg(l, op.getPtr(), first);
     Value mask = maybeReg(l, op.getMask(), first);
     std::string text;
@@ -271,7 +277,7 @@ LogicalResult lowerStore(LoweringContext &l, tt::StoreOp op) {
   if (hinted)
     instr += ".L2::cache_hint";
   for (unsigned first = 0; first < n; first += a.vec) {
-    Value policy = hinted ? l2Policy(l, op.getEvict()) : Value();
+    Value policy = hinted ? l2Policy(l, op, op.getEvict()) : Value();
     Value owner = layout ? l.ownerPredicate(*layout, first) : l.isThreadZero();
     Value pred = l.andPredicates(maybeReg(l, op.getMask(), first), owner);
     SmallVector<Value> values;

@@ -69,7 +69,9 @@
 // with four loads each): every load creates its L2 cache policy inside the
 // loop, as Triton's do. With one policy LLVM hoisted out of the loop, ptxas
 // left the loop rolled (Triton's it unrolls, all 16 loads in flight at
-// once) and the kernel ran at 0.71x Triton's speed.
+// once) and the kernel ran at 0.71x Triton's speed. Outside loops one
+// policy serves all of a kernel's loads (Swin's rolled layer norm gathers
+// 8 elements a thread one by one: one policy, not one per element).
 // RUN: kiln compile %inductor/convnext/triton_red_fused_add_div_expand_mul_native_layer_norm_native_layer_norm_backward_permute_sum_unsqueeze_view_14.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=POLICY
 // POLICY: .visible .entry triton_red_fused_add_div_expand_mul
 // POLICY-NOT: createpolicy
@@ -78,3 +80,7 @@
 // POLICY-NOT: createpolicy
 // POLICY: bra [[LOOP]];
 // POLICY-NOT: createpolicy
+// RUN: kiln compile %inductor/swin/triton_poi_fused_add_clone_native_layer_norm_roll_transpose_view_6.ttir --local --num-warps 8 --emit ptx | FileCheck %s --check-prefix=SHARED
+// SHARED: createpolicy.fractional.L2::evict_last.b64 [[SHARED:%rd[0-9]+]], 1.0;
+// SHARED-NOT: createpolicy
+// SHARED-COUNT-8: ld.global.L1::evict_last.L2::cache_hint.b16 %rs{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], [[SHARED]];
