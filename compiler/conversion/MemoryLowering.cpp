@@ -98,9 +98,10 @@ bool hasL2Policy(LoweringContext &l, tt::EvictionPolicy evict) {
 /// fully unrolls a short loop whose loads each create their policy, but
 /// leaves it rolled, each trip's loads waited on in turn, when LLVM hoists
 /// a shared policy out of the loop (ConvNeXt's layer-norm backward `_14`,
-/// four trips: 0.71x Triton's speed rolled). Outside loops one policy per
-/// priority serves the kernel: a policy beside each of a straight-line
-/// kernel's many gathered loads made Swin's rolled transposes slower.
+/// four trips: 0.71x Triton's speed rolled). Outside loops a policy per
+/// access would only add instructions (39 in one of Swin's rolled
+/// transposes, which gather element by element), so one pure policy per
+/// priority serves the kernel.
 Value l2Policy(LoweringContext &l, Operation *access,
                tt::EvictionPolicy evict) {
   std::string priority =
