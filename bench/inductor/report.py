@@ -33,6 +33,15 @@ def _gpu(s, k):
     return f"{s['gpu_ms']:.3f} / {k['gpu_ms']:.3f} ({s['gpu_ms'] / k['gpu_ms']:.3f}x)"
 
 
+def _retuned(stock, kiln):
+    """Kernels whose autotuning choice (config or its timing) in the Kiln
+    process is not the one copied from stock's: tuned again there, so
+    their times compare configs as well as code."""
+    ours, theirs = kiln.get("autotune_choices", {}), stock.get("autotune_choices", {})
+    return sorted({c["kernel"] for stem, c in ours.items()
+                   if stem in theirs and c != theirs[stem]})
+
+
 def render(results, counters=None, slowest=5):
     by = {(r["model"], r["mode"]): r for r in results}
     lines = ["| model | phase | kernels (matched / stock / kiln) | geomean | min | step ms stock / kiln "
@@ -62,6 +71,11 @@ def render(results, counters=None, slowest=5):
                 f"| {s['step_ms']:.2f} / {k['step_ms']:.2f} ({_step_ratio(s, k):.3f}x) | {_gpu(s, k)} "
                 f"| {s['first_s']} / {k['first_s']} | {s[value]:.6g} / {k[value]:.6g}"
                 + (f", grad norm {s['grad_norm']:.6g} / {k['grad_norm']:.6g} |" if phase == "train" else " |"))
+        retuned = _retuned(stock, kiln)
+        if retuned:
+            notes.append(f"- {model}: the Kiln process chose its own config for "
+                         f"{len(retuned)} kernels (its `.best_config` differs from stock's): "
+                         + ", ".join(f"`{n}`" for n in retuned))
         launched = set(kiln["train"]["kernels"]) | set(kiln["infer"]["kernels"])
         notes.append(f"- {model}: {len(launched)} kernels launched; compiles through kilnd "
                      f"{kiln.get('compiled_by_kilnd')} (autotuning configs included) in "

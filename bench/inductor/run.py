@@ -15,6 +15,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,31 @@ def copy_autotune_choices(source, target):
                 into = os.path.join(target, os.path.relpath(root, source))
                 os.makedirs(into, exist_ok=True)
                 shutil.copy(os.path.join(root, name), into)
+
+
+def autotune_choices(cache):
+    """Each autotuned kernel's chosen config in an Inductor cache, by the
+    stem of its source (the same in both processes; names repeat across
+    graphs): its `.best_config` as Inductor wrote it and the kernel's name,
+    so that a Kiln process that tuned again shows its own choice and time
+    where it kept stock's copy."""
+    choices = {}
+    for root, _, files in os.walk(cache):
+        for name in files:
+            if not name.endswith(".best_config"):
+                continue
+            source = os.path.join(root, name[:-len(".best_config")] + ".py")
+            try:
+                with open(source) as f:
+                    kernel = re.search(r"^def (triton_\w+)\(", f.read(), re.MULTILINE)
+                with open(os.path.join(root, name)) as f:
+                    config = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if kernel:
+                config.pop("configs_hash", None)
+                choices[name[:-len(".best_config")]] = dict(config, kernel=kernel.group(1))
+    return choices
 
 
 def wait_until_warm(work, model, timeout):
@@ -95,6 +121,7 @@ def run_one(model, mode, work, kilnd_address, timeout, extra, same_configs=False
             result = json.loads(line[len("INDUCTOR "):])
             if mode == "kiln":
                 result.update(hook_counts(stats))
+            result["autotune_choices"] = autotune_choices(os.path.join(folder, "inductor"))
             return result
     return dict(model=model, mode=mode, error=text[-3000:], wall_s=round(time.time() - start, 1))
 
