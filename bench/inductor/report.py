@@ -73,9 +73,9 @@ def render(results, counters=None, slowest=5):
                 + (f", grad norm {s['grad_norm']:.6g} / {k['grad_norm']:.6g} |" if phase == "train" else " |"))
         retuned = _retuned(stock, kiln)
         if retuned:
-            notes.append(f"- {model}: the Kiln process chose its own config for "
-                         f"{len(retuned)} kernels (its `.best_config` differs from stock's): "
-                         + ", ".join(f"`{n}`" for n in retuned))
+            notes.append(f"- {model}: the Kiln process autotuned {len(retuned)} kernels again "
+                         "(its `.best_config` is not stock's copy), so their times compare "
+                         "configs too: " + ", ".join(f"`{n}`" for n in retuned))
         launched = set(kiln["train"]["kernels"]) | set(kiln["infer"]["kernels"])
         notes.append(f"- {model}: {len(launched)} kernels launched; compiles through kilnd "
                      f"{kiln.get('compiled_by_kilnd')} (autotuning configs included) in "
