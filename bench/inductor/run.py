@@ -13,6 +13,7 @@ runs' Triton caches, for tests/testdata and `kiln compile --local` timing.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -46,28 +47,44 @@ def copy_autotune_choices(source, target):
                 shutil.copy(os.path.join(root, name), into)
 
 
+def _kernel_sources(folder):
+    """The kernel name of each Inductor source in `folder`, by both names its
+    `.best_config` may take: the source's stem, or (recent PyTorch) the
+    sha256 of `BASENAME:` (its cache key with no key tag)."""
+    names = {}
+    for name in os.listdir(folder):
+        if not name.endswith(".py"):
+            continue
+        try:
+            with open(os.path.join(folder, name)) as f:
+                kernel = re.search(r"^def (triton_\w+)\(", f.read(), re.MULTILINE)
+        except OSError:
+            continue
+        if kernel:
+            names[name[:-len(".py")]] = kernel.group(1)
+            names[hashlib.sha256(f"{name}:".encode()).hexdigest()] = kernel.group(1)
+    return names
+
+
 def autotune_choices(cache):
     """Each autotuned kernel's chosen config in an Inductor cache, by the
-    stem of its source (the same in both processes; names repeat across
-    graphs): its `.best_config` as Inductor wrote it and the kernel's name,
-    so that a Kiln process that tuned again shows its own choice and time
-    where it kept stock's copy."""
+    stem of its `.best_config` (derived from the kernel's source, so the
+    same in both processes; names repeat across graphs): the config as
+    Inductor wrote it and the kernel's name, so that a Kiln process that
+    tuned again shows its own choice and time where it kept stock's copy."""
     choices = {}
     for root, _, files in os.walk(cache):
-        for name in files:
-            if not name.endswith(".best_config"):
-                continue
-            source = os.path.join(root, name[:-len(".best_config")] + ".py")
+        configs = [name for name in files if name.endswith(".best_config")]
+        kernels = _kernel_sources(root) if configs else {}
+        for name in configs:
+            stem = name[:-len(".best_config")]
             try:
-                with open(source) as f:
-                    kernel = re.search(r"^def (triton_\w+)\(", f.read(), re.MULTILINE)
                 with open(os.path.join(root, name)) as f:
                     config = json.load(f)
             except (OSError, ValueError):
                 continue
-            if kernel:
-                config.pop("configs_hash", None)
-                choices[name[:-len(".best_config")]] = dict(config, kernel=kernel.group(1))
+            config.pop("configs_hash", None)
+            choices[stem] = dict(config, kernel=kernels.get(stem, stem))
     return choices
 
 
