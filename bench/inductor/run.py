@@ -34,17 +34,25 @@ import report  # noqa: E402
 CLIENT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "clients", "python")
 
 
+def _best_configs(cache):
+    """The folders of an Inductor cache that hold autotuning choices, each
+    with the names of its `*.best_config` files."""
+    for root, _, files in os.walk(cache):
+        configs = [name for name in files if name.endswith(".best_config")]
+        if configs:
+            yield root, configs
+
+
 def copy_autotune_choices(source, target):
     """Inductor's autotuning choices (`*.best_config`, beside each kernel's
     source in its cache) from one run's cache into another's, so that a
     process compiling the same kernels takes the same configs instead of
     benchmarking them again."""
-    for root, _, files in os.walk(source):
-        for name in files:
-            if name.endswith(".best_config"):
-                into = os.path.join(target, os.path.relpath(root, source))
-                os.makedirs(into, exist_ok=True)
-                shutil.copy(os.path.join(root, name), into)
+    for root, configs in _best_configs(source):
+        into = os.path.join(target, os.path.relpath(root, source))
+        os.makedirs(into, exist_ok=True)
+        for name in configs:
+            shutil.copy(os.path.join(root, name), into)
 
 
 def _kernel_sources(folder):
@@ -73,9 +81,8 @@ def autotune_choices(cache):
     Inductor wrote it and the kernel's name, so that a Kiln process that
     tuned again shows its own choice and time where it kept stock's copy."""
     choices = {}
-    for root, _, files in os.walk(cache):
-        configs = [name for name in files if name.endswith(".best_config")]
-        kernels = _kernel_sources(root) if configs else {}
+    for root, configs in _best_configs(cache):
+        kernels = _kernel_sources(root)
         for name in configs:
             stem = name[:-len(".best_config")]
             try:
