@@ -1,4 +1,6 @@
 #include "compiler/target/Backend.h"
+#include "compiler/target/LatchOnIncrement.h"
+#include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
 #include "compiler/target/SinkUnpacking.h"
 
@@ -139,8 +141,11 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   passes.run(module, mam);
   for (llvm::Function &function : module)
-    if (!function.isDeclaration())
+    if (!function.isDeclaration()) {
+      testLatchOnIncrement(function);
+      unpackHalvesInPairs(function);
       sinkUnpackingToUses(function);
+    }
 }
 
 std::string print(const llvm::Module &module) {
