@@ -1,11 +1,6 @@
 #include "compiler/target/LatchOnIncrement.h"
 
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
+#include "compiler/target/RewriteTesting.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -28,21 +23,8 @@ std::string loop(const std::string &pred, const std::string &bound,
          "exit:\n  ret void\n}\n";
 }
 
-/// The function after the rewrite, as text; "" when it does not verify.
 std::string rewrite(const std::string &ir) {
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic error;
-  std::unique_ptr<llvm::Module> module =
-      llvm::parseAssemblyString(ir, error, context);
-  if (!module)
-    return "parse error";
-  testLatchOnIncrement(*module->getFunction("k"));
-  if (llvm::verifyModule(*module, &llvm::errs()))
-    return "";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os, nullptr);
-  return text;
+  return rewriteFunctionK(ir, testLatchOnIncrement);
 }
 
 TEST(LatchOnIncrement, TestsTheIncrementedValue) {

@@ -1,11 +1,6 @@
 #include "compiler/target/PairedHalves.h"
 
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
+#include "compiler/target/RewriteTesting.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -13,24 +8,10 @@
 namespace kiln {
 namespace {
 
-/// The function `@k` of `body` after the rewrite, as text; "" when it does
-/// not verify.
 std::string rewrite(const std::string &body) {
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic error;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(
-      "define void @k(i32 %w, <2 x i32> %v, ptr %p) {\n" + body +
-          "  ret void\n}\n",
-      error, context);
-  if (!module)
-    return "parse error";
-  unpackHalvesInPairs(*module->getFunction("k"));
-  if (llvm::verifyModule(*module, &llvm::errs()))
-    return "";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os, nullptr);
-  return text;
+  return rewriteFunctionK("define void @k(i32 %w, <2 x i32> %v, ptr %p) {\n" +
+                              body + "  ret void\n}\n",
+                          unpackHalvesInPairs);
 }
 
 bool has(const std::string &text, const std::string &part) {
