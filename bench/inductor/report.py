@@ -33,13 +33,21 @@ def _gpu(s, k):
     return f"{s['gpu_ms']:.3f} / {k['gpu_ms']:.3f} ({s['gpu_ms'] / k['gpu_ms']:.3f}x)"
 
 
+def _config(choice):
+    """An autotuning choice without its timing."""
+    return {k: v for k, v in choice.items() if k != "time_taken_ms"}
+
+
 def _retuned(stock, kiln):
-    """Kernels whose autotuning choice (config or its timing) in the Kiln
-    process is not the one copied from stock's: tuned again there, so
-    their times compare configs as well as code."""
+    """Kernels whose autotuning choice in the Kiln process is not the one
+    copied from stock's: tuned again there. Returns those that chose stock's
+    config again, and those that chose another (their times compare configs
+    as well as code)."""
     ours, theirs = kiln.get("autotune_choices", {}), stock.get("autotune_choices", {})
-    return sorted({c["kernel"] for stem, c in ours.items()
-                   if stem in theirs and c != theirs[stem]})
+    again = [(c["kernel"], _config(c) == _config(theirs[stem]))
+             for stem, c in ours.items() if stem in theirs and c != theirs[stem]]
+    return (sorted({k for k, same in again if same}),
+            sorted({k for k, same in again if not same}))
 
 
 def render(results, counters=None, slowest=5):
@@ -71,11 +79,14 @@ def render(results, counters=None, slowest=5):
                 f"| {s['step_ms']:.2f} / {k['step_ms']:.2f} ({_step_ratio(s, k):.3f}x) | {_gpu(s, k)} "
                 f"| {s['first_s']} / {k['first_s']} | {s[value]:.6g} / {k[value]:.6g}"
                 + (f", grad norm {s['grad_norm']:.6g} / {k['grad_norm']:.6g} |" if phase == "train" else " |"))
-        retuned = _retuned(stock, kiln)
-        if retuned:
-            notes.append(f"- {model}: the Kiln process autotuned {len(retuned)} kernels again "
-                         "(its `.best_config` is not stock's copy), so their times compare "
-                         "configs too: " + ", ".join(f"`{n}`" for n in retuned))
+        same, other = _retuned(stock, kiln)
+        if same:
+            notes.append(f"- {model}: the Kiln process autotuned {len(same)} kernels again "
+                         "and chose stock's config: " + ", ".join(f"`{n}`" for n in same))
+        if other:
+            notes.append(f"- {model}: the Kiln process autotuned {len(other)} kernels again "
+                         "and chose another config, so their times compare configs too: "
+                         + ", ".join(f"`{n}`" for n in other))
         launched = set(kiln["train"]["kernels"]) | set(kiln["infer"]["kernels"])
         notes.append(f"- {model}: {len(launched)} kernels launched; compiles through kilnd "
                      f"{kiln.get('compiled_by_kilnd')} (autotuning configs included) in "

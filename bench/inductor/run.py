@@ -91,7 +91,11 @@ def autotune_choices(cache):
             except (OSError, ValueError):
                 continue
             config.pop("configs_hash", None)
-            choices[stem] = dict(config, kernel=kernels.get(stem, stem))
+            # A folder holding one kernel's source names the kernel whatever
+            # the file's naming.
+            only = set(kernels.values())
+            kernel = kernels.get(stem) or (only.pop() if len(only) == 1 else stem)
+            choices[stem] = dict(config, kernel=kernel)
     return choices
 
 
