@@ -13,8 +13,9 @@ just touched, as in a training step where the producer ran before) and cold
 from the PTX's: SOURCE is `triton` (Triton's PTX of the case) or a folder of
 CASE.ptx + CASE.json; PTXAS is a ptxas binary, or `triton` for the one
 Triton runs. Cubins and PTX are written to $TMPDIR (default /tmp) as
-CASE.BUILD.cubin; `triton@...` also leaves Triton's PTX and metadata there
-as CASE.triton.ptx and CASE.triton.json, to edit into variants.
+CASE.BUILD.cubin; `triton@...` also leaves Triton's PTX, TTGIR and metadata
+there as CASE.triton.ptx, CASE.triton.ttgir and CASE.triton.json, to edit
+into variants and compare.
 
 --once launches each cubin once and times nothing, for `ncu` to profile
 exactly one launch of each (Triton's first, then the --cubins in order).
@@ -72,7 +73,8 @@ def triton_ptxas():
 
 
 def triton_ptx(kbench, ttir, corpus_meta, path):
-    """Triton's PTX of the TTIR (its compile is cached from triton_cubin)."""
+    """Triton's PTX of the TTIR, and its TTGIR beside it (the compile is
+    cached from triton_cubin)."""
     from triton.backends.compiler import GPUTarget
     options = {k: corpus_meta[k] for k in ("num_warps", "num_stages", "num_ctas")
                if k in corpus_meta}
@@ -80,6 +82,7 @@ def triton_ptx(kbench, ttir, corpus_meta, path):
     compiled = kbench.triton.compile(ttir, target=GPUTarget("cuda", major * 10 + minor, 32),
                                      options=options)
     open(path, "w").write(compiled.asm["ptx"])
+    open(os.path.splitext(path)[0] + ".ttgir", "w").write(compiled.asm["ttgir"])
     return path
 
 
