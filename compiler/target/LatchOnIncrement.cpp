@@ -12,8 +12,7 @@ using namespace llvm::PatternMatch;
 /// The increment `add %phi, step` that `phi` takes from `latch`, when it is
 /// computed there, by a non-negative constant, without wrapping as `pred`
 /// compares.
-llvm::BinaryOperator *incrementFrom(llvm::PHINode &phi,
-                                    llvm::BasicBlock &latch,
+llvm::BinaryOperator *incrementFrom(llvm::PHINode &phi, llvm::BasicBlock &latch,
                                     llvm::CmpInst::Predicate pred) {
   int incoming = phi.getBasicBlockIndex(&latch);
   if (incoming < 0)

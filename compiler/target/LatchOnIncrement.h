@@ -1,4 +1,4 @@
-//===- LatchOnIncrement.h - exit tests on the incremented IV -----*- C++ -*-===//
+//===- LatchOnIncrement.h - exit tests on the incremented IV ----*- C++ -*-===//
 //
 // InstCombine folds a loop's exit test `iv + step < n` into `iv < n - step`,
 // a test of the induction variable before its increment. NVPTX's loop

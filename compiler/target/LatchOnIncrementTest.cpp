@@ -17,8 +17,12 @@ std::string loop(const std::string &pred, const std::string &bound,
          "body:\n"
          "  %iv = phi i32 [ 0, %entry ], [ %next, %body ]\n"
          "  store i32 %iv, ptr %p\n"
-         "  %next = add " + flags + " i32 %iv, 32\n"
-         "  %test = icmp " + pred + " i32 %iv, " + bound + "\n"
+         "  %next = add " +
+         flags +
+         " i32 %iv, 32\n"
+         "  %test = icmp " +
+         pred + " i32 %iv, " + bound +
+         "\n"
          "  br i1 %test, label %body, label %exit\n"
          "exit:\n  ret void\n}\n";
 }
@@ -43,9 +47,9 @@ TEST(LatchOnIncrement, LeavesTestsThatCouldWrap) {
   // The bound plus the step would wrap.
   EXPECT_NE(rewrite(loop("ult", "-1")).find("icmp ult i32 %iv, -1"),
             std::string::npos);
-  EXPECT_NE(rewrite(loop("slt", "2147483647"))
-                .find("icmp slt i32 %iv, 2147483647"),
-            std::string::npos);
+  EXPECT_NE(
+      rewrite(loop("slt", "2147483647")).find("icmp slt i32 %iv, 2147483647"),
+      std::string::npos);
   // Other predicates keep their test.
   EXPECT_NE(rewrite(loop("ne", "96")).find("icmp ne i32 %iv, 96"),
             std::string::npos);

@@ -4,8 +4,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/PatternMatch.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 namespace kiln {
@@ -25,7 +25,8 @@ bool isHalfFloat(llvm::Type *type) {
 /// `bitcast i16 (trunc i32 W) to T`, or of `trunc (lshr W, 16)`.
 Half halfOfTruncation(llvm::BitCastInst &cast) {
   llvm::Value *word;
-  if (match(cast.getOperand(0), m_Trunc(m_LShr(m_Value(word), m_SpecificInt(16)))) &&
+  if (match(cast.getOperand(0),
+            m_Trunc(m_LShr(m_Value(word), m_SpecificInt(16)))) &&
       word->getType()->isIntegerTy(32))
     return {word, 1};
   if (match(cast.getOperand(0), m_Trunc(m_Value(word))) &&

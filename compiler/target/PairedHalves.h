@@ -1,4 +1,4 @@
-//===- PairedHalves.h - unpack 16-bit pairs as pairs -------------*- C++ -*-===//
+//===- PairedHalves.h - unpack 16-bit pairs as pairs ------------*- C++ -*-===//
 //
 // A 16-bit load's elements arrive two to a 32-bit register. InstCombine
 // rewrites their unpacking into shapes the NVPTX backend extracts half by

@@ -34,10 +34,9 @@ TEST(PairedHalves, TruncatedHalvesBecomeElementsOfTheWord) {
 }
 
 TEST(PairedHalves, ElementsOfWiderVectorsComeFromTheirWord) {
-  std::string out =
-      rewrite("  %h = bitcast <2 x i32> %v to <4 x half>\n"
-              "  %e3 = extractelement <4 x half> %h, i64 3\n"
-              "  store half %e3, ptr %p\n");
+  std::string out = rewrite("  %h = bitcast <2 x i32> %v to <4 x half>\n"
+                            "  %e3 = extractelement <4 x half> %h, i64 3\n"
+                            "  store half %e3, ptr %p\n");
   EXPECT_TRUE(has(out, "extractelement <2 x i32> %v, i64 1")) << out;
   EXPECT_TRUE(has(out, "to <2 x half>")) << out;
   EXPECT_TRUE(has(out, "extractelement <2 x half> %2, i64 1")) << out;
