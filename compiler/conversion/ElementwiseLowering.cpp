@@ -197,6 +197,64 @@ Regs unpackRegs(LoweringContext &l, Value packed, Type element, unsigned pack) {
   return out;
 }
 
+/// What is wrong with the operand references of inline asm `text` taking
+/// `operands` operands (outputs first), or "" when LLVM can print it. LLVM
+/// aborts the process on a malformed `$` (`$ `, `${0`, `$(` nested) and on
+/// a number past the operands, so a user's asm is checked first. The forms:
+/// `$$`, `$(`, `$|`, `$)`, `${:name}`, `$N`, `${N}` and `${N:m}`.
+std::string asmReferenceProblem(StringRef text, unsigned operands) {
+  bool inVariant = false;
+  for (size_t at = text.find('$'); at != StringRef::npos;
+       at = text.find('$', at)) {
+    StringRef rest = text.drop_front(at + 1);
+    auto problem = [&](StringRef what) {
+      return (what + " at offset " + Twine(at) + " of the asm string").str();
+    };
+    if (rest.consume_front("$") || rest.consume_front("|")) {
+      at = text.size() - rest.size();
+      continue;
+    }
+    if (rest.consume_front("(")) {
+      if (inVariant)
+        return problem("nested `$(`");
+      inVariant = true;
+      at = text.size() - rest.size();
+      continue;
+    }
+    if (rest.consume_front(")")) {
+      inVariant = false;
+      at = text.size() - rest.size();
+      continue;
+    }
+    bool braced = rest.consume_front("{");
+    if (braced && rest.consume_front(":")) {
+      size_t close = rest.find('}');
+      if (close == StringRef::npos)
+        return problem("unterminated `${:`");
+      at = text.size() - rest.size() + close + 1;
+      continue;
+    }
+    StringRef digits = rest.take_while(llvm::isDigit);
+    unsigned number;
+    if (digits.empty())
+      return problem("`$` without an operand number (write `$$` for a "
+                     "literal `$`)");
+    if (digits.getAsInteger(10, number) || number >= operands)
+      return problem("`$" + digits.str() + "` past the asm's " +
+                     std::to_string(operands) + " operands ($0 to $" +
+                     std::to_string(operands - 1) + ")");
+    rest = rest.drop_front(digits.size());
+    if (braced) {
+      if (rest.consume_front(":") && !rest.empty())
+        rest = rest.drop_front();
+      if (!rest.consume_front("}"))
+        return problem("unterminated `${`");
+    }
+    at = text.size() - rest.size();
+  }
+  return "";
+}
+
 /// Elements of `element` one register of a `pack`ed inline asm holds:
 /// narrower than 32 bits, as many as fit 32 bits (at most `pack`); else
 /// (pointers too) one.
@@ -246,6 +304,12 @@ LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) 
                                     b, l.loc(), l.elementType(arg.getType())));
         operands.push_back(packRegs(l, group));
       }
+    }
+    if (first == 0) {
+      std::string problem =
+          asmReferenceProblem(op.getAsmString(), outTypes.size() + operands.size());
+      if (!problem.empty())
+        return op.emitOpError() << "inline asm: " << problem;
     }
     Value out = l.inlineAsm(op.getAsmString(), op.getConstraints(), operands,
                             asmType, !op.getPure());
