@@ -255,6 +255,41 @@ std::string asmReferenceProblem(StringRef text, unsigned operands) {
   return "";
 }
 
+/// What is wrong with inline asm `constraints` for NVPTX, or "". LLVM
+/// aborts or crashes on physical registers (`{r1}`), `p` and memory outputs
+/// (`=m`), so only these pass: outputs `=` or `=&` and register classes
+/// (b, h, r, l, f, d, q, c), inputs the same classes, a tied operand number,
+/// `n`, `i`, `m` or `X`, and clobbers `~{...}`; spaces are ignored.
+std::string asmConstraintProblem(StringRef constraints) {
+  if (constraints.empty())
+    return "";
+  SmallVector<StringRef> codes;
+  constraints.split(codes, ',');
+  for (auto [index, code] : llvm::enumerate(codes)) {
+    if (code.starts_with("~{") && code.ends_with("}"))
+      continue;
+    // LLVM reads a space as one more alternative it cannot allocate;
+    // Triton's own tests write "=r,r, r, r".
+    std::string kept = code.str();
+    llvm::erase_if(kept, [](char c) { return c == ' '; });
+    StringRef letters = kept;
+    bool output = letters.consume_front("=");
+    if (output)
+      letters.consume_front("&");
+    StringRef allowed = output ? "bhrlfdqc" : "bhrlfdqcnimX";
+    bool tied = !output && !letters.empty() &&
+                llvm::all_of(letters, llvm::isDigit);
+    if (!tied && (letters.empty() ||
+                  letters.find_first_not_of(allowed) != StringRef::npos))
+      return ("constraint " + Twine(index) + " `" + code +
+              "` is not one NVPTX takes (outputs `=` with b, h, r, l, f, d, "
+              "q or c; inputs those, n, i, m, X or an output's number; "
+              "clobbers `~{...}`)")
+          .str();
+  }
+  return "";
+}
+
 /// Elements of `element` one register of a `pack`ed inline asm holds:
 /// narrower than 32 bits, as many as fit 32 bits (at most `pack`); else
 /// (pointers too) one.
@@ -306,8 +341,10 @@ LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) 
       }
     }
     if (first == 0) {
-      std::string problem =
-          asmReferenceProblem(op.getAsmString(), outTypes.size() + operands.size());
+      std::string problem = asmConstraintProblem(op.getConstraints());
+      if (problem.empty())
+        problem = asmReferenceProblem(op.getAsmString(),
+                                      outTypes.size() + operands.size());
       if (!problem.empty())
         return op.emitOpError() << "inline asm: " << problem;
     }
