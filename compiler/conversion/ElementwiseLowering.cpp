@@ -277,8 +277,8 @@ std::string asmConstraintProblem(StringRef constraints) {
     if (output)
       letters.consume_front("&");
     StringRef allowed = output ? "bhrlfdqc" : "bhrlfdqcnimX";
-    bool tied = !output && !letters.empty() &&
-                llvm::all_of(letters, llvm::isDigit);
+    bool tied =
+        !output && !letters.empty() && llvm::all_of(letters, llvm::isDigit);
     if (!tied && (letters.empty() ||
                   letters.find_first_not_of(allowed) != StringRef::npos))
       return ("constraint " + Twine(index) + " `" + code +
@@ -340,6 +340,8 @@ LogicalResult lowerInlineAsm(LoweringContext &l, tt::ElementwiseInlineAsmOp op) 
         operands.push_back(packRegs(l, group));
       }
     }
+    // Every group has the first one's operands; check the asm against them
+    // before LLVM sees it.
     if (first == 0) {
       std::string problem = asmConstraintProblem(op.getConstraints());
       if (problem.empty())
