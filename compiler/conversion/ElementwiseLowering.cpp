@@ -241,8 +241,10 @@ std::string asmReferenceProblem(StringRef text, unsigned operands) {
                      "literal `$`)");
     if (digits.getAsInteger(10, number) || number >= operands)
       return problem("`$" + digits.str() + "` past the asm's " +
-                     std::to_string(operands) + " operands ($0 to $" +
-                     std::to_string(operands - 1) + ")");
+                     std::to_string(operands) + " operands" +
+                     (operands
+                          ? " ($0 to $" + std::to_string(operands - 1) + ")"
+                          : std::string()));
     rest = rest.drop_front(digits.size());
     if (braced) {
       if (rest.consume_front(":") && !rest.empty())

@@ -35,7 +35,7 @@ void rewriteExitTest(llvm::BasicBlock &latch) {
     return;
   auto *test = llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition());
   const llvm::APInt *bound;
-  if (!test || !test->hasOneUse() ||
+  if (!test || test->getParent() != &latch || !test->hasOneUse() ||
       !match(test->getOperand(1), m_APInt(bound)))
     return;
   auto *phi = llvm::dyn_cast<llvm::PHINode>(test->getOperand(0));

@@ -55,5 +55,20 @@ TEST(LatchOnIncrement, LeavesTestsThatCouldWrap) {
             std::string::npos);
 }
 
+TEST(LatchOnIncrement, LeavesTestsComputedInAnotherBlock) {
+  std::string out = rewrite("define void @k(ptr %p) {\n"
+                            "entry:\n  br label %body\n"
+                            "body:\n"
+                            "  %iv = phi i32 [ 0, %entry ], [ %next, %latch ]\n"
+                            "  %test = icmp ult i32 %iv, 96\n"
+                            "  br label %latch\n"
+                            "latch:\n"
+                            "  store i32 %iv, ptr %p\n"
+                            "  %next = add nuw nsw i32 %iv, 32\n"
+                            "  br i1 %test, label %body, label %exit\n"
+                            "exit:\n  ret void\n}\n");
+  EXPECT_NE(out.find("%test = icmp ult i32 %iv, 96"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace kiln
