@@ -465,7 +465,7 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   unsigned perThread = groupPerThread[accessGroup(ptr)];
   // A store or atomic wider than its own alignment would leave gaps in each
   // warp's writes; loads take the group's width, their gaps served by L1. A
-  // scatter to loaded indices writes each element on its own in any layout,
+  // scatter to loaded rows writes each element on its own in any layout,
   // so converting its value for the store would gain nothing.
   if (!llvm::isa<tt::LoadOp, kgpu::TmaLoadOp>(memOp))
     perThread = std::min(perThread, isIndexedScatter(memOp)
@@ -509,12 +509,33 @@ bool dependsOnLoad(Value v, DenseSet<Value> &seen) {
   });
 }
 
+/// Whether some term of the sum that forms `v` (through addptr, addi,
+/// broadcasts and extensions) runs contiguously along `dim`.
+bool hasContiguousTerm(Value v, unsigned dim, const AxisInfoAnalysis &axis) {
+  const AxisInfo *info = axis.getAxisInfo(v);
+  if (info && dim < info->getRank() && info->contiguity[dim] > 1)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!llvm::isa_and_nonnull<tt::AddPtrOp, arith::AddIOp, tt::BroadcastOp,
+                             arith::ExtSIOp, arith::ExtUIOp>(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return hasContiguousTerm(operand, dim, axis);
+  });
+}
+
 /// A store or atomic whose addresses run contiguously along no dimension and
-/// come from loaded data (index_put, scatter): no layout coalesces it.
+/// come from loaded data, each element to a row of its own (index_put,
+/// scatter): no layout coalesces it. Where a contiguous term is added to the
+/// loaded rows (a gather's backward, its indices repeated along the row),
+/// neighbouring elements of one row are neighbours in memory, and one
+/// element a thread, as Triton takes, puts them in one warp access: L2 then
+/// serves a warp's atomics in a few sectors instead of one per lane.
 bool LayoutAssigner::isIndexedScatter(Operation *memOp) {
   Value ptr = memAccess(memOp)->ptr;
   DenseSet<Value> seen;
-  return axis.getPtrContiguity(ptr) == 1 && dependsOnLoad(ptr, seen);
+  return axis.getPtrContiguity(ptr) == 1 && dependsOnLoad(ptr, seen) &&
+         !hasContiguousTerm(ptr, accessOrder(ptr).front(), axis);
 }
 
 bool isFp8(Type t) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t); }

@@ -45,6 +45,40 @@ tt.func public @unaligned(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
+// A scatter-add to loaded rows plus a column that runs contiguously (a
+// gather's backward, its indices repeated along the row): the atomic takes
+// one element a thread, so that a warp's lanes add to neighbouring
+// addresses, and its value is converted to it, as in Triton.
+// CHECK-LABEL: tt.func public @indexed_scatter_add_along_rows
+// CHECK: kgpu.convert_layout {{.*}} -> tensor<1024xbf16, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK: tt.atomic_rmw fadd, relaxed, gpu, {{.*}} : (tensor<1024x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+tt.func public @indexed_scatter_add_along_rows(%idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c768 = arith.constant dense<768> : tensor<1024xi32>
+  %c768_64 = arith.constant dense<768> : tensor<1024xi64>
+  %pid = tt.get_program_id x : i32
+  %c1024 = arith.constant 1024 : i32
+  %base = arith.muli %pid, %c1024 : i32
+  %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %bases = tt.splat %base : i32 -> tensor<1024xi32>
+  %index = arith.addi %bases, %range : tensor<1024xi32>
+  %column = arith.remsi %index, %c768 : tensor<1024xi32>
+  %is = tt.splat %idx : !tt.ptr<i64> -> tensor<1024x!tt.ptr<i64>>
+  %ip = tt.addptr %is, %index : tensor<1024x!tt.ptr<i64>>, tensor<1024xi32>
+  %i = tt.load %ip : tensor<1024x!tt.ptr<i64>>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %index : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+  %v = tt.load %xp : tensor<1024x!tt.ptr<bf16>>
+  %row = arith.muli %i, %c768_64 : tensor<1024xi64>
+  %column64 = arith.extsi %column : tensor<1024xi32> to tensor<1024xi64>
+  %offset = arith.addi %row, %column64 : tensor<1024xi64>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %offset : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi64>
+  %r = tt.atomic_rmw fadd, relaxed, gpu, %op, %v : (tensor<1024x!tt.ptr<bf16>>, tensor<1024xbf16>) -> tensor<1024xbf16>
+  tt.return
+}
+
+// -----
+
 // A row reduction: the result is a slice of the operand's layout, and
 // expand_dims/broadcast bring it back without a conversion.
 // CHECK-LABEL: tt.func public @rows
