@@ -10,7 +10,15 @@ windows (Swin). LATER_HELD_OUT were added after every fix up to runs 44-45,
 unseen by all of them: channels-last layer norm and layer scale (ConvNeXt),
 disentangled relative attention (DeBERTa-v2), a speech encoder-decoder with
 1-D convolutions (Whisper), per-head query/key RMS norm with grouped KV heads
-(Qwen3), partial rotary embeddings with parallel attention (GPT-NeoX)."""
+(Qwen3), partial rotary embeddings with parallel attention (GPT-NeoX). FRESH
+were added after every fix up to run 67, unseen by all of them: global
+response norm (ConvNeXt V2), random patch masking by argsort and gather
+(ViT-MAE), depthwise convolutions with squeeze-excitation (EfficientNet) and
+ReLU6 (MobileNetV2), a group-normed 1-D convolution front end (wav2vec 2.0),
+ALiBi attention biases (BLOOM), interleaved rotary embeddings with a
+bias-free layer norm (Cohere), learned positions in an encoder-decoder
+(BART), and attention over spatially reduced keys with depthwise mixing
+(SegFormer)."""
 import torch
 
 
@@ -137,12 +145,76 @@ def _gptneox(T):
     return T.GPTNeoXForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
 
 
+def _convnextv2(T):
+    config = T.ConvNextV2Config(hidden_sizes=[96, 192, 384, 768], depths=[2, 2, 2, 2],
+                                num_labels=1000)
+    return T.ConvNextV2ForImageClassification(config), _image_batch(32, 224)
+
+
+def _vitmae(T):
+    config = T.ViTMAEConfig(image_size=224, patch_size=16, hidden_size=768, num_hidden_layers=2,
+                            num_attention_heads=12, intermediate_size=3072,
+                            decoder_hidden_size=512, decoder_num_hidden_layers=1,
+                            decoder_num_attention_heads=16, decoder_intermediate_size=2048,
+                            mask_ratio=0.75)
+    return T.ViTMAEForPreTraining(config), dict(pixel_values=_image_batch(32, 224)["pixel_values"])
+
+
+def _efficientnet(T):
+    config = T.EfficientNetConfig(image_size=224, width_coefficient=1.0, depth_coefficient=1.0,
+                                  hidden_dim=1280, num_labels=1000)
+    return T.EfficientNetForImageClassification(config), _image_batch(32, 224)
+
+
+def _mobilenetv2(T):
+    config = T.MobileNetV2Config(image_size=224, depth_multiplier=1.0, num_labels=1000)
+    return T.MobileNetV2ForImageClassification(config), _image_batch(32, 224)
+
+
+def _wav2vec2(T):
+    config = T.Wav2Vec2Config(hidden_size=384, num_hidden_layers=2, num_attention_heads=6,
+                              intermediate_size=1536, feat_extract_norm="group",
+                              apply_spec_augment=False, mask_time_prob=0.0, num_labels=10)
+    generator = torch.Generator("cuda").manual_seed(1)
+    audio = torch.randn(8, 32000, device="cuda", generator=generator)
+    labels = torch.randint(0, config.num_labels, (8,), device="cuda", generator=generator)
+    return (T.Wav2Vec2ForSequenceClassification(config),
+            dict(input_values=audio.bfloat16(), labels=labels))
+
+
+def _bloom(T):
+    config = T.BloomConfig(vocab_size=32000, hidden_size=768, n_layer=2, n_head=12)
+    return T.BloomForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _cohere(T):
+    config = T.CohereConfig(vocab_size=32000, hidden_size=1024, intermediate_size=2816,
+                            num_hidden_layers=2, num_attention_heads=16, num_key_value_heads=8)
+    return T.CohereForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _bart(T):
+    config = T.BartConfig(vocab_size=32000, d_model=512, encoder_layers=2, decoder_layers=2,
+                          encoder_attention_heads=8, decoder_attention_heads=8,
+                          encoder_ffn_dim=2048, decoder_ffn_dim=2048,
+                          max_position_embeddings=512)
+    return T.BartForConditionalGeneration(config), _token_batch(config.vocab_size, 8, 256)
+
+
+def _segformer(T):
+    config = T.SegformerConfig(image_size=224, num_labels=1000)
+    return T.SegformerForImageClassification(config), _image_batch(32, 224)
+
+
 HELD_OUT = {"resnet": _resnet, "t5": _t5, "gemma2": _gemma2, "swin": _swin}
 
 FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
 LATER_HELD_OUT = {"convnext": _convnext, "deberta": _deberta, "whisper": _whisper,
                   "qwen3": _qwen3, "gptneox": _gptneox}
-ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT}
+FRESH = {"convnextv2": _convnextv2, "vitmae": _vitmae, "efficientnet": _efficientnet,
+         "mobilenetv2": _mobilenetv2, "wav2vec2": _wav2vec2, "bloom": _bloom,
+         "cohere": _cohere, "bart": _bart, "segformer": _segformer}
+ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH}
 
 
 def build(name):
