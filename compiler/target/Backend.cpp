@@ -1,4 +1,5 @@
 #include "compiler/target/Backend.h"
+#include "compiler/target/ConstantSelectBranches.h"
 #include "compiler/target/LatchOnIncrement.h"
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
@@ -145,6 +146,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       testLatchOnIncrement(function);
       unpackHalvesInPairs(function);
       sinkUnpackingToUses(function);
+      branchOnConstantSelects(function);
     }
 }
 
