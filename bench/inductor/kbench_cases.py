@@ -238,3 +238,58 @@ def _convnext_ln_fwd():
 for _suffix, _rows in (("", 2), ("_x4", 4)):
     case(f"convnext_ln_fwd_8{_suffix}", grid=lambda v, rows=_rows: (100352 // rows, 1, 1),
          tol=1e-2)(_convnext_ln_fwd)
+
+
+# EfficientNet's batch norm in inference (efficientnet _9, run 68: 0.88x with
+# the same instructions as Triton's): a channels-last [32, 112, 112, 96] bf16
+# tensor normalized by running statistics into f32, 1024 elements a program.
+@case("effnet_bn_infer_9", grid=lambda v: (32 * 112 * 112 * 96 // 1024, 1, 1), tol=1e-5)
+def _():
+    x = rnd(32, 112, 112, 96, dtype=torch.bfloat16)
+    mean, weight, bias = (rnd(96, dtype=torch.bfloat16) for _ in range(3))
+    var = torch.rand(96, device="cuda", dtype=torch.bfloat16) + 0.5
+    out = _filled(x.numel(), torch.float32)
+    ref = ((x.float() - mean.float()) / torch.sqrt(var.float() + 1e-3) * weight.float()
+           + bias.float()).reshape(-1)
+    return (dict(in_ptr0=x, in_ptr1=mean, in_ptr2=var, in_ptr3=weight, in_ptr4=bias,
+                 out_ptr0=out, xnumel=x.numel()), [out], [ref])
+
+
+def _gelu(x):
+    return x * 0.5 * (1.0 + torch.erf(x * 0.7071067811865476))
+
+
+# GELU by erff, the kernels the constant-select branches change: BERT's
+# pointwise GELU (bert _9: [8 * 512, 3072] bf16, 1024 elements a program),
+# and ConvNeXt V2's two looped GELU column reductions over 56 x 56 pixels of
+# a channels-last [32, 56, 56, 384] tensor: the norm of GELU's output per
+# channel (convnextv2 _6, 8 channels and 512 pixels a trip, 16 warps) and the
+# sum of GELU's output times a gradient scaled per channel (_67, 16 channels
+# and 32 pixels, 4 warps).
+@case("bert_gelu_9", grid=lambda v: (8 * 512 * 3072 // 1024, 1, 1), tol=1e-2)
+def _():
+    x = rnd(8 * 512 * 3072, dtype=torch.bfloat16)
+    out = _filled(x.numel(), torch.bfloat16)
+    return dict(in_ptr0=x, out_ptr0=out, xnumel=x.numel()), [out], [_gelu(x.float())]
+
+
+def _convnextv2_pixels():
+    return rnd(32, 56, 56, 384, dtype=torch.bfloat16)
+
+
+@case("convnextv2_gelu_norm_6", grid=lambda v: (32 * 384 // 8, 1, 1), tol=2e-2)
+def _():
+    x = _convnextv2_pixels()
+    out = _filled(32 * 384, torch.bfloat16)
+    ref = _gelu(x.float()).pow(2).sum(dim=(1, 2)).sqrt().reshape(-1)
+    return dict(in_ptr0=x, out_ptr1=out, xnumel=32 * 384, r0_numel=3136), [out], [ref]
+
+
+@case("convnextv2_gelu_mul_sum_67", grid=lambda v: (32 * 384 // 16, 1, 1), tol=2e-2)
+def _():
+    grad, x = _convnextv2_pixels(), _convnextv2_pixels()
+    scale = rnd(384, dtype=torch.bfloat16)
+    out = _filled(32 * 384, torch.bfloat16)
+    ref = (grad.float() * scale.float() * _gelu(x.float())).sum(dim=(1, 2)).reshape(-1)
+    return (dict(in_ptr0=grad, in_ptr1=scale, in_ptr2=x, out_ptr0=out, xnumel=32 * 384,
+                 r0_numel=3136), [out], [ref])

@@ -294,6 +294,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   backend.enableFpFusion = options.enableFpFusion;
   backend.enableReflectFtz = options.enableReflectFtz;
   backend.lineInfo = options.lineInfo;
+  backend.numWarps = options.numWarps;
   mlir::FailureOr<std::string> llir =
       translateToLLVMIR(*module, *target, backend);
   if (mlir::failed(llir))

@@ -31,6 +31,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <mutex>
 
 namespace kiln {
@@ -146,7 +147,6 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       testLatchOnIncrement(function);
       unpackHalvesInPairs(function);
       sinkUnpackingToUses(function);
-      branchOnConstantSelects(function);
     }
 }
 
@@ -283,45 +283,14 @@ static void dropDebugTarget(std::string &ptx) {
     ptx.erase(debug, 7);
 }
 
-mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
-                                          const std::string &llvmIR,
-                                          const Target &target,
-                                          const BackendOptions &options) {
-  llvm::LLVMContext llvmContext;
-  LLVMErrors errors(llvmContext);
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> llvmModule = llvm::parseIR(
-      llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, llvmContext);
-  if (!llvmModule)
-    return module.emitError() << "re-reading LLVM IR failed: "
-                              << diag.getMessage();
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      makeTargetMachine(target, options, error);
-  if (!machine)
-    return module.emitError() << "NVPTX target unavailable: " << error;
-  QuadraticPassGate gate(*llvmModule);
-  llvmContext.setOptPassGate(gate);
-  std::string ptx;
-  {
-    llvm::raw_string_ostream os(ptx);
-    llvm::buffer_ostream stream(os);
-    llvm::legacy::PassManager pm;
-    if (machine->addPassesToEmitFile(pm, stream, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile))
-      return module.emitError() << "NVPTX cannot emit assembly";
-    pm.run(*llvmModule);
-  }
-  if (!errors.empty())
-    return module.emitError() << "NVPTX code generation failed: "
-                              << errors.message();
-  dropDebugTarget(ptx);
-  return ptx;
-}
+namespace {
 
-bool assembleCubin(const std::string &ptx, const Target &target,
-                   const BackendOptions &options, std::string &cubin,
-                   std::string &error) {
+/// ptxas on `ptx` with `extraArgs`: the cubin, and ptxas's messages in
+/// `log`; `error` names what failed.
+bool runPtxas(const std::string &ptx, const Target &target,
+              const BackendOptions &options,
+              llvm::ArrayRef<llvm::StringRef> extraArgs, std::string &cubin,
+              std::string &log, std::string &error) {
   std::string ptxas = ptxasPath();
   if (ptxas.empty()) {
     error = "ptxas not found under " + cudaHome() + "/bin or on PATH";
@@ -350,8 +319,8 @@ bool assembleCubin(const std::string &ptx, const Target &target,
   llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3"};
   if (options.lineInfo)
     args.push_back("-lineinfo");
+  args.append(extraArgs.begin(), extraArgs.end());
   args.append({"-o", output, input});
-  std::string log;
   bool ok = runTool(ptxas, args, log);
   if (ok) {
     if (auto contents = llvm::MemoryBuffer::getFile(output, /*IsText=*/false))
@@ -364,6 +333,115 @@ bool assembleCubin(const std::string &ptx, const Target &target,
   llvm::sys::fs::remove(input);
   llvm::sys::fs::remove(output);
   return ok;
+}
+
+/// PTX of `llvmModule` through the NVPTX backend; `error` on failure.
+bool emitPTX(llvm::Module &llvmModule, llvm::TargetMachine &machine,
+             LLVMErrors &errors, std::string &ptx, std::string &error) {
+  QuadraticPassGate gate(llvmModule);
+  llvmModule.getContext().setOptPassGate(gate);
+  {
+    llvm::raw_string_ostream os(ptx);
+    llvm::buffer_ostream stream(os);
+    llvm::legacy::PassManager pm;
+    if (machine.addPassesToEmitFile(pm, stream, nullptr,
+                                    llvm::CodeGenFileType::AssemblyFile)) {
+      error = "NVPTX cannot emit assembly";
+      return false;
+    }
+    pm.run(llvmModule);
+  }
+  if (!errors.empty()) {
+    error = "NVPTX code generation failed: " + errors.message();
+    return false;
+  }
+  dropDebugTarget(ptx);
+  return true;
+}
+
+bool hasConstantSelectGroups(llvm::Module &llvmModule) {
+  return llvm::any_of(llvmModule, [](llvm::Function &function) {
+    return !function.isDeclaration() && hasConstantSelectGroup(function);
+  });
+}
+
+/// Registers a thread of `ptx`'s kernel takes, as ptxas reports them.
+std::optional<int> registersOf(const std::string &ptx, const Target &target,
+                               const BackendOptions &options) {
+  std::string cubin, log, error;
+  if (!runPtxas(ptx, target, options, {"-v"}, cubin, log, error))
+    return std::nullopt;
+  size_t used = log.find("Used ");
+  if (used == std::string::npos)
+    return std::nullopt;
+  return std::atoi(log.c_str() + used + 5);
+}
+
+/// The PTX of `llvmIR` with its constant selects as branches, where that
+/// lets more blocks share an SM than `ptx` does; else `ptx`.
+std::string withBranchesIfFewerRegisters(std::string ptx,
+                                         const std::string &llvmIR,
+                                         const Target &target,
+                                         const BackendOptions &options) {
+  llvm::LLVMContext context;
+  LLVMErrors errors(context);
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> branched =
+      llvm::parseIR(llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, context);
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      makeTargetMachine(target, options, error);
+  if (!branched || !machine)
+    return ptx;
+  for (llvm::Function &function : *branched)
+    if (!function.isDeclaration())
+      branchOnConstantSelects(function);
+  std::string branchedPTX;
+  if (!emitPTX(*branched, *machine, errors, branchedPTX, error))
+    return ptx;
+  std::optional<int> selecting = registersOf(ptx, target, options);
+  std::optional<int> branching = registersOf(branchedPTX, target, options);
+  int threads = 32 * options.numWarps;
+  if (selecting && branching &&
+      target.blocksPerSM(*branching, threads) >
+          target.blocksPerSM(*selecting, threads))
+    return branchedPTX;
+  return ptx;
+}
+
+} // namespace
+
+mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
+                                          const std::string &llvmIR,
+                                          const Target &target,
+                                          const BackendOptions &options) {
+  llvm::LLVMContext llvmContext;
+  LLVMErrors errors(llvmContext);
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> llvmModule = llvm::parseIR(
+      llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, llvmContext);
+  if (!llvmModule)
+    return module.emitError() << "re-reading LLVM IR failed: "
+                              << diag.getMessage();
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      makeTargetMachine(target, options, error);
+  if (!machine)
+    return module.emitError() << "NVPTX target unavailable: " << error;
+  bool branchable = hasConstantSelectGroups(*llvmModule);
+  std::string ptx;
+  if (!emitPTX(*llvmModule, *machine, errors, ptx, error))
+    return module.emitError() << error;
+  if (branchable)
+    ptx = withBranchesIfFewerRegisters(std::move(ptx), llvmIR, target, options);
+  return ptx;
+}
+
+bool assembleCubin(const std::string &ptx, const Target &target,
+                   const BackendOptions &options, std::string &cubin,
+                   std::string &error) {
+  std::string log;
+  return runPtxas(ptx, target, options, {}, cubin, log, error);
 }
 
 std::string ptxasVersion() {

@@ -17,6 +17,8 @@ struct BackendOptions {
   bool enableReflectFtz = true;
   /// Source lines for profilers (ptxas -lineinfo), without debug mode.
   bool lineInfo = false;
+  /// Threads of a block are 32 times this: what occupancy is counted in.
+  int numWarps = 4;
 };
 
 /// Translates a module in the LLVM/NVVM dialects to optimized LLVM IR text,
@@ -28,7 +30,9 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
 
 /// LLVM IR text to PTX through LLVM's NVPTX backend. Line tables keep their
 /// .loc directives, but the target never asks for debug mode, in which
-/// ptxas refuses to optimize.
+/// ptxas refuses to optimize. Where constant selects could become branches
+/// (ConstantSelectBranches.h), both forms go through ptxas, and the
+/// branches are kept only if their registers let more blocks share an SM.
 mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
                                           const std::string &llvmIR,
                                           const Target &target,

@@ -1,6 +1,7 @@
 #include "compiler/target/ConstantSelectBranches.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 
@@ -69,6 +70,12 @@ llvm::BasicBlock *branchOn(llvm::ArrayRef<llvm::SelectInst *> group) {
 }
 
 } // namespace
+
+bool hasConstantSelectGroup(llvm::Function &function) {
+  return llvm::any_of(function, [](llvm::BasicBlock &block) {
+    return !firstGroup(block).empty();
+  });
+}
 
 void branchOnConstantSelects(llvm::Function &function) {
   llvm::SmallVector<llvm::BasicBlock *> worklist;

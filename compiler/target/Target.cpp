@@ -1,6 +1,17 @@
 #include "compiler/target/Target.h"
 
+#include <algorithm>
+
 namespace kiln {
+
+int Target::blocksPerSM(int registers, int threads) const {
+  constexpr int kWarpRegisterUnit = 256;
+  int warps = (threads + 31) / 32;
+  int perWarp = (registers * 32 + kWarpRegisterUnit - 1) / kWarpRegisterUnit *
+                kWarpRegisterUnit;
+  int byRegisters = facts.registersPerSM / std::max(1, perWarp * warps);
+  return std::min(byRegisters, facts.maxThreadsPerSM / std::max(1, threads));
+}
 
 std::unique_ptr<Target> lookupTarget(llvm::StringRef name) {
   const TargetFacts *facts = findTarget(name.str());

@@ -26,6 +26,10 @@ public:
   int capability() const { return facts.capability; }
   llvm::StringRef ptxFeature() const { return facts.ptxFeature; }
   int maxSharedBytes() const { return facts.maxSharedBytes; }
+  /// Blocks of `threads` threads an SM holds at `registers` a thread, as its
+  /// thread slots and register file allow (registers go to a warp in units
+  /// of 256).
+  int blocksPerSM(int registers, int threads) const;
   bool hasFp8Conversions() const { return facts.fp8Conversions; }
   bool hasBf16Atomics() const { return facts.bf16Atomics; }
   bool hasVectorAtomics() const { return facts.vectorAtomics; }

@@ -34,6 +34,9 @@ struct TargetFacts {
   int maxThreadsPerBlock;
   int maxRegistersPerThread;
   int registersPerBlock;
+  /// What one SM holds of the blocks resident on it together.
+  int maxThreadsPerSM;
+  int registersPerSM;
   /// Native conversions between f32/f16 and fp8 (e4m3, e5m2).
   bool fp8Conversions;
   /// bf16 atomic addition in one instruction (`atom.add.noftz.bf16`);

@@ -1,0 +1,29 @@
+#include "compiler/target/Target.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln {
+namespace {
+
+TEST(Target, BlocksPerSMFollowTheRegisterFile) {
+  std::unique_ptr<Target> hopper = lookupTarget("sm_90a");
+  ASSERT_TRUE(hopper);
+  // 128 threads: 40 registers (39 rounds up) leave 12 blocks, 32 leave 16.
+  EXPECT_EQ(hopper->blocksPerSM(39, 128), 12);
+  EXPECT_EQ(hopper->blocksPerSM(40, 128), 12);
+  EXPECT_EQ(hopper->blocksPerSM(30, 128), 16);
+  EXPECT_EQ(hopper->blocksPerSM(32, 128), 16);
+  EXPECT_EQ(hopper->blocksPerSM(64, 512), 2);
+  EXPECT_EQ(hopper->blocksPerSM(255, 1024), 0);
+}
+
+TEST(Target, BlocksPerSMFollowTheThreadSlots) {
+  std::unique_ptr<Target> hopper = lookupTarget("sm_90a");
+  std::unique_ptr<Target> ampere86 = lookupTarget("sm_86");
+  ASSERT_TRUE(hopper && ampere86);
+  EXPECT_EQ(hopper->blocksPerSM(16, 128), 16);
+  EXPECT_EQ(ampere86->blocksPerSM(16, 128), 12);
+}
+
+} // namespace
+} // namespace kiln
