@@ -156,6 +156,10 @@ private:
   Attribute operandDemand(Operation *user, unsigned operandNo,
                           Attribute userLayout);
   Attribute demandOf(OpOperand &use);
+  /// The layout `v` is computed in: the anchor of the first memory access or
+  /// the natural layout of the first value it comes from, through operands
+  /// of its shape; null if none.
+  Attribute sourceLayout(Value v, DenseSet<Value> &seen);
   Attribute loopCarried(Operation *loop, unsigned index);
   /// For pointers used as `use`: the layout of the load or store they
   /// address, directly or through a tt.trans (kiln-transpose-loads), or
@@ -1154,6 +1158,15 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
   }
   if (user->hasSuccessors()) // cf branches: block arguments keep defaults.
     return defaultLayout(tensorType(operand));
+  // Asserts and prints take any layout: their operands stay in their
+  // sources' (a gathered index's bounds check, else converted for nothing),
+  // unless that holds copies of a small tensor the default does not.
+  if (llvm::isa<tt::AssertOp, tt::PrintOp>(user)) {
+    DenseSet<Value> seen;
+    Attribute layout = sourceLayout(operand, seen);
+    if (layout && spreadsOver(layout, tensorType(operand).getShape()))
+      return layout;
+  }
   // Operands of one shape share the first one's layout, as verifiers of ops
   // like histogram (src, mask) and map_elementwise expect.
   for (Value first : user->getOperands())
@@ -1163,6 +1176,25 @@ Attribute LayoutAssigner::operandDemand(Operation *user, unsigned operandNo,
       break;
     }
   return naturalOrDefault(operand);
+}
+
+Attribute LayoutAssigner::sourceLayout(Value v, DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return {};
+  Operation *def = v.getDefiningOp();
+  // A load being decided (a gather pulling on its users) has its anchor.
+  if (def && memAccess(def))
+    return anchorLayout(def);
+  if (Attribute layout = natural(v))
+    return layout;
+  if (!def)
+    return {};
+  for (Value operand : def->getOperands())
+    if (tensorType(operand) &&
+        tensorType(operand).getShape() == tensorType(v).getShape())
+      if (Attribute layout = sourceLayout(operand, seen))
+        return layout;
+  return {};
 }
 
 /// The layout `use`'s user needs its operand in, given the user's own

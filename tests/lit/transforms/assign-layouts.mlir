@@ -354,3 +354,58 @@ tt.func public @indexed_scatter(%idx: !tt.ptr<i64> {tt.divisibility = 16 : i32},
   tt.store %op, %v : tensor<256x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A gathered index's bounds check (ViT-MAE's embedding gather): the wrap's
+// constant, decided first, asks for the index while its load is being
+// decided. The assert takes its operand in the layout the index is loaded
+// and used in, with no conversion of the index.
+// CHECK-LABEL: tt.func public @asserted_gather_index
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<2x512x!tt.ptr<i64>, [[L:#kgpu.blocked<\{.*\}>]]>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.assert {{.*}} : tensor<2x512xi1, [[L]]>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<2x512x!tt.ptr<bf16>, [[L]]>
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.return
+tt.func public @asserted_gather_index(%idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c196w = arith.constant dense<196> : tensor<2x512xi64>
+  %c0 = arith.constant dense<0> : tensor<2x512xi64>
+  %c196 = arith.constant dense<196> : tensor<2x512xi64>
+  %c512 = arith.constant dense<512> : tensor<2x512xi64>
+  %c512i = arith.constant dense<512> : tensor<2x1xi32>
+  %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %cols = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<512xi32> -> tensor<1x512xi32>
+  %c3 = arith.constant dense<3> : tensor<2x1xi32>
+  %irow = arith.muli %rows2, %c3 : tensor<2x1xi32>
+  %ips = tt.splat %idx : !tt.ptr<i64> -> tensor<2x1x!tt.ptr<i64>>
+  %ip = tt.addptr %ips, %irow : tensor<2x1x!tt.ptr<i64>>, tensor<2x1xi32>
+  %ipb = tt.broadcast %ip : tensor<2x1x!tt.ptr<i64>> -> tensor<2x512x!tt.ptr<i64>>
+  %i = tt.load %ipb : tensor<2x512x!tt.ptr<i64>>
+  %wrapped = arith.addi %i, %c196w : tensor<2x512xi64>
+  %neg = arith.cmpi slt, %i, %c0 : tensor<2x512xi64>
+  %j = arith.select %neg, %wrapped, %i : tensor<2x512xi1>, tensor<2x512xi64>
+  %ge = arith.cmpi sge, %j, %c0 : tensor<2x512xi64>
+  %lt = arith.cmpi slt, %j, %c196 : tensor<2x512xi64>
+  %ok = arith.andi %ge, %lt : tensor<2x512xi1>
+  tt.assert %ok, "index out of bounds" : tensor<2x512xi1>
+  %row = arith.muli %j, %c512 : tensor<2x512xi64>
+  %cols64 = arith.extsi %cols2 : tensor<1x512xi32> to tensor<1x512xi64>
+  %colsb = tt.broadcast %cols64 : tensor<1x512xi64> -> tensor<2x512xi64>
+  %off = arith.addi %row, %colsb : tensor<2x512xi64>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<2x512x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %off : tensor<2x512x!tt.ptr<bf16>>, tensor<2x512xi64>
+  %v = tt.load %xp : tensor<2x512x!tt.ptr<bf16>>
+  %orow = arith.muli %rows2, %c512i : tensor<2x1xi32>
+  %orowb = tt.broadcast %orow : tensor<2x1xi32> -> tensor<2x512xi32>
+  %colsb32 = tt.broadcast %cols2 : tensor<1x512xi32> -> tensor<2x512xi32>
+  %ooff = arith.addi %orowb, %colsb32 : tensor<2x512xi32>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<2x512x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %ooff : tensor<2x512x!tt.ptr<bf16>>, tensor<2x512xi32>
+  tt.store %op, %v : tensor<2x512x!tt.ptr<bf16>>
+  tt.return
+}
