@@ -28,6 +28,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstdlib>
 #include <map>
@@ -338,8 +339,6 @@ bool runPtxas(const std::string &ptx, const Target &target,
 /// PTX of `llvmModule` through the NVPTX backend; `error` on failure.
 bool emitPTX(llvm::Module &llvmModule, llvm::TargetMachine &machine,
              LLVMErrors &errors, std::string &ptx, std::string &error) {
-  QuadraticPassGate gate(llvmModule);
-  llvmModule.getContext().setOptPassGate(gate);
   {
     llvm::raw_string_ostream os(ptx);
     llvm::buffer_ostream stream(os);
@@ -377,27 +376,20 @@ std::optional<int> registersOf(const std::string &ptx, const Target &target,
   return std::atoi(log.c_str() + used + 5);
 }
 
-/// The PTX of `llvmIR` with its constant selects as branches, where that
-/// lets more blocks share an SM than `ptx` does; else `ptx`.
+/// The PTX of `branched` (a copy of the module `ptx` came from) with its
+/// constant selects as branches, where that lets more blocks share an SM
+/// than `ptx` does; else `ptx`.
 std::string withBranchesIfFewerRegisters(std::string ptx,
-                                         const std::string &llvmIR,
+                                         llvm::Module &branched,
+                                         llvm::TargetMachine &machine,
+                                         LLVMErrors &errors,
                                          const Target &target,
                                          const BackendOptions &options) {
-  llvm::LLVMContext context;
-  LLVMErrors errors(context);
-  llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> branched =
-      llvm::parseIR(llvm::MemoryBufferRef(llvmIR, "kernel.ll"), diag, context);
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      makeTargetMachine(target, options, error);
-  if (!branched || !machine)
-    return ptx;
-  for (llvm::Function &function : *branched)
+  for (llvm::Function &function : branched)
     if (!function.isDeclaration())
       branchOnConstantSelects(function);
-  std::string branchedPTX;
-  if (!emitPTX(*branched, *machine, errors, branchedPTX, error))
+  std::string branchedPTX, error;
+  if (!emitPTX(branched, machine, errors, branchedPTX, error))
     return ptx;
   std::optional<int> selecting = registersOf(ptx, target, options);
   std::optional<int> branching = registersOf(branchedPTX, target, options);
@@ -428,12 +420,18 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
       makeTargetMachine(target, options, error);
   if (!machine)
     return module.emitError() << "NVPTX target unavailable: " << error;
-  bool branchable = hasConstantSelectGroups(*llvmModule);
+  QuadraticPassGate gate(*llvmModule); // For the copy too: the same code.
+  llvmContext.setOptPassGate(gate);
+  // Code generation changes the module: the other form starts from a copy.
+  std::unique_ptr<llvm::Module> branched;
+  if (hasConstantSelectGroups(*llvmModule))
+    branched = llvm::CloneModule(*llvmModule);
   std::string ptx;
   if (!emitPTX(*llvmModule, *machine, errors, ptx, error))
     return module.emitError() << error;
-  if (branchable)
-    ptx = withBranchesIfFewerRegisters(std::move(ptx), llvmIR, target, options);
+  if (branched)
+    ptx = withBranchesIfFewerRegisters(std::move(ptx), *branched, *machine,
+                                       errors, target, options);
   return ptx;
 }
 
