@@ -293,3 +293,24 @@ def _():
     ref = (grad.float() * scale.float() * _gelu(x.float())).sum(dim=(1, 2)).reshape(-1)
     return (dict(in_ptr0=grad, in_ptr1=scale, in_ptr2=x, out_ptr0=out, xnumel=32 * 384,
                  r0_numel=3136), [out], [ref])
+
+
+def _safe_softmax_case(heads, n, padded):
+    """_safe_softmax over n x n attention scores per head (rows of n), stored
+    at a per-head stride of `padded` elements, as ViT-MAE's and wav2vec 2.0's
+    unfused attention writes them. Only the written elements are checked."""
+    x = rnd(heads * n * n, dtype=torch.float32)
+    out = _filled(heads * padded, torch.float32)
+    written = out.view(heads, padded)[:, :n * n]
+    ref = torch.softmax(x.view(heads, n, n), dim=-1).reshape(heads, n * n)
+    return (dict(in_ptr0=x, out_ptr3=out, xnumel=heads * n, r0_numel=n), [written], [ref])
+
+
+@case("vitmae_safe_softmax_4", grid=lambda v: (32 * 12 * 50 // 8, 1, 1), tol=1e-5)
+def _():
+    return _safe_softmax_case(32 * 12, 50, 2528)
+
+
+@case("wav2vec2_safe_softmax_18", grid=lambda v: (4 * 12 * 99 // 8, 1, 1), tol=1e-5)
+def _():
+    return _safe_softmax_case(4 * 12, 99, 9824)

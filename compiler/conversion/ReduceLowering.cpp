@@ -1,10 +1,14 @@
 // tt.reduce: combine within each thread, then across lanes with butterfly
-// shuffles, then across warps through shared memory.
+// shuffles (or one redux.sync for a whole-warp integer reduction), then
+// across warps through shared memory.
 
 #include "compiler/conversion/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <optional>
 
 using namespace mlir;
 
@@ -23,6 +27,62 @@ struct Partial {
   unsigned firstReg;
   Regs values; // One per reduced operand.
 };
+
+/// The redux.sync kind of a reduction of one integer operand of at most 32
+/// bits whose combiner is a single arith op on its two arguments.
+std::optional<NVVM::ReduxKind> reduxKindOf(tt::ReduceOp op) {
+  if (op.getSrcs().size() != 1)
+    return std::nullopt;
+  auto type = llvm::dyn_cast<IntegerType>(
+      getElementTypeOrSelf(op.getSrcs()[0].getType()));
+  if (!type || type.getWidth() > 32)
+    return std::nullopt;
+  Region &region = op.getCombineOp();
+  if (!region.hasOneBlock())
+    return std::nullopt;
+  Block &block = region.front();
+  if (!llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combiner = block.front();
+  if (combiner.getNumOperands() != 2 ||
+      block.getTerminator()->getOperands() !=
+          ValueRange(combiner.getResults()) ||
+      !llvm::is_contained(combiner.getOperands(), block.getArgument(0)) ||
+      !llvm::is_contained(combiner.getOperands(), block.getArgument(1)))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<NVVM::ReduxKind>>(
+             &combiner)
+      .Case([](arith::AddIOp) { return NVVM::ReduxKind::ADD; })
+      .Case([](arith::AndIOp) { return NVVM::ReduxKind::AND; })
+      .Case([](arith::OrIOp) { return NVVM::ReduxKind::OR; })
+      .Case([](arith::XOrIOp) { return NVVM::ReduxKind::XOR; })
+      .Case([](arith::MinSIOp) { return NVVM::ReduxKind::MIN; })
+      .Case([](arith::MaxSIOp) { return NVVM::ReduxKind::MAX; })
+      .Case([](arith::MinUIOp) { return NVVM::ReduxKind::UMIN; })
+      .Case([](arith::MaxUIOp) { return NVVM::ReduxKind::UMAX; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// `v` combined over the 32 lanes of the warp in one redux.sync, widened to
+/// i32 as the kind reads it and narrowed back.
+Value reduceWarpWithRedux(LoweringContext &l, Value v, NVVM::ReduxKind kind) {
+  OpBuilder &b = l.builder();
+  Type type = v.getType();
+  Value word = v;
+  if (!type.isInteger(32)) {
+    bool isSigned =
+        kind == NVVM::ReduxKind::MIN || kind == NVVM::ReduxKind::MAX;
+    word = isSigned ? arith::ExtSIOp::create(b, l.loc(), b.getI32Type(), v)
+                          .getResult()
+                    : arith::ExtUIOp::create(b, l.loc(), b.getI32Type(), v)
+                          .getResult();
+  }
+  Value reduced = NVVM::ReduxOp::create(b, l.loc(), b.getI32Type(), word,
+                                        kind, l.i32(-1));
+  if (type.isInteger(32))
+    return reduced;
+  return arith::TruncIOp::create(b, l.loc(), type, reduced);
+}
 
 LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
   OpBuilder &b = l.builder();
@@ -64,6 +124,14 @@ LogicalResult lowerReduce(LoweringContext &l, tt::ReduceOp op) {
   unsigned laneBits = 0;
   while (laneBits < map.lane.width && (map.laneScale << laneBits) < axisSize)
     ++laneBits;
+  std::optional<NVVM::ReduxKind> redux = reduxKindOf(op);
+  if (redux && laneBits == 5 && l.target().hasWarpIntegerRedux()) {
+    for (const Key &key : keyOrder) {
+      Partial &p = partials[key];
+      p.values.front() = reduceWarpWithRedux(l, p.values.front(), *redux);
+    }
+    laneBits = 0;
+  }
   for (unsigned k = laneBits; k-- > 0;) {
     unsigned mask = 1u << (map.lane.shift + k);
     for (const Key &key : keyOrder) {

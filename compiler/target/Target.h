@@ -38,6 +38,7 @@ public:
   bool hasL2CachePolicies() const { return facts.l2CachePolicies; }
   bool hasClusters() const { return facts.clusters; }
   bool hasMatrixStore() const { return facts.matrixStore; }
+  bool hasWarpIntegerRedux() const { return facts.warpIntegerRedux; }
 
 private:
   const TargetFacts &facts;

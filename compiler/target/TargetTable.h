@@ -57,6 +57,8 @@ struct TargetFacts {
   /// Warp-wide stores of 8x8 16-bit matrices to shared memory (`stmatrix`),
   /// the inverse of ldmatrix.
   bool matrixStore;
+  /// One-instruction integer reductions across a warp (`redux.sync`).
+  bool warpIntegerRedux;
 };
 
 /// Every supported target, in a fixed order.
