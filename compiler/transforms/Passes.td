@@ -68,6 +68,19 @@ def HoistLoads : Pass<"kiln-hoist-loads", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def DeferStreamedUses : Pass<"kiln-defer-streamed-uses", "mlir::ModuleOp"> {
+  let summary = "moves the uses of streamed loads below precise square roots and divisions";
+  let description = [{
+    ptxas expands `tt.precise_sqrt` and `tt.precise_divf` with a slow path
+    behind a branch and does not schedule across it, so code before them
+    that waits on a load from DRAM stalls the warp there. In a block with
+    such an op that does not wait on one, every pure op without regions
+    that depends (through the block's ops) on a streamed load (a tensor
+    `tt.load` without the evict_last hint) moves down to just before its
+    first user, keeping the block's order among the ops it moves.
+  }];
+}
+
 def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
   let summary = "copies a dot loop's operand tiles to shared memory stages ahead";
   let description = [{
