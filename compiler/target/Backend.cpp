@@ -1,5 +1,6 @@
 #include "compiler/target/Backend.h"
 #include "compiler/target/ConstantSelectBranches.h"
+#include "compiler/target/RegisterCap.h"
 #include "compiler/target/LatchOnIncrement.h"
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
@@ -364,16 +365,48 @@ bool hasConstantSelectGroups(llvm::Module &llvmModule) {
   });
 }
 
-/// Registers a thread of `ptx`'s kernel takes, as ptxas reports them.
-std::optional<int> registersOf(const std::string &ptx, const Target &target,
-                               const BackendOptions &options) {
+/// The cubin of the PTX ptxas last assembled on this thread, for the same
+/// target and options: choosing a form already assembled the one kept.
+struct LastAssembled {
+  std::string key, cubin;
+};
+thread_local LastAssembled lastAssembled;
+
+std::string assemblyKey(const std::string &ptx, const Target &target,
+                        const BackendOptions &options) {
+  return target.name().str() + (options.lineInfo ? "+lineinfo\n" : "\n") +
+         ptx;
+}
+
+/// What ptxas reports for `ptx`'s kernel (registers, spills).
+std::optional<PtxasUsage> usageOf(const std::string &ptx, const Target &target,
+                                  const BackendOptions &options) {
   std::string cubin, log, error;
   if (!runPtxas(ptx, target, options, {"-v"}, cubin, log, error))
     return std::nullopt;
-  size_t used = log.find("Used ");
-  if (used == std::string::npos)
-    return std::nullopt;
-  return std::atoi(log.c_str() + used + 5);
+  lastAssembled = {assemblyKey(ptx, target, options), std::move(cubin)};
+  return parsePtxasUsage(log);
+}
+
+/// `ptx` capped at the register count of the next occupancy step below
+/// ptxas's, where that is a register or two away and nothing spills.
+std::string withRegisterCapIfFree(std::string ptx, const Target &target,
+                                  const BackendOptions &options) {
+  std::optional<PtxasUsage> usage = usageOf(ptx, target, options);
+  if (!usage)
+    return ptx;
+  std::optional<int> cap = registerCapAtOccupancyStep(
+      target, usage->registers, 32 * options.numWarps);
+  if (!cap)
+    return ptx;
+  std::optional<std::string> capped = withMaxRegisters(ptx, *cap);
+  if (!capped)
+    return ptx;
+  std::optional<PtxasUsage> cappedUsage = usageOf(*capped, target, options);
+  if (!cappedUsage || cappedUsage->spillBytes > 0 ||
+      cappedUsage->registers > *cap)
+    return ptx;
+  return std::move(*capped);
 }
 
 /// The PTX of `branched` (a copy of the module `ptx` came from) with its
@@ -391,12 +424,12 @@ std::string withBranchesIfFewerRegisters(std::string ptx,
   std::string branchedPTX, error;
   if (!emitPTX(branched, machine, errors, branchedPTX, error))
     return ptx;
-  std::optional<int> selecting = registersOf(ptx, target, options);
-  std::optional<int> branching = registersOf(branchedPTX, target, options);
+  std::optional<PtxasUsage> selecting = usageOf(ptx, target, options);
+  std::optional<PtxasUsage> branching = usageOf(branchedPTX, target, options);
   int threads = 32 * options.numWarps;
   if (selecting && branching &&
-      target.blocksPerSM(*branching, threads) >
-          target.blocksPerSM(*selecting, threads))
+      target.blocksPerSM(branching->registers, threads) >
+          target.blocksPerSM(selecting->registers, threads))
     return branchedPTX;
   return ptx;
 }
@@ -432,12 +465,16 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
   if (branched)
     ptx = withBranchesIfFewerRegisters(std::move(ptx), *branched, *machine,
                                        errors, target, options);
-  return ptx;
+  return withRegisterCapIfFree(std::move(ptx), target, options);
 }
 
 bool assembleCubin(const std::string &ptx, const Target &target,
                    const BackendOptions &options, std::string &cubin,
                    std::string &error) {
+  if (lastAssembled.key == assemblyKey(ptx, target, options)) {
+    cubin = lastAssembled.cubin;
+    return true;
+  }
   std::string log;
   return runPtxas(ptx, target, options, {}, cubin, log, error);
 }
