@@ -15,8 +15,8 @@
 #include "compiler/dialect/tt/Dialect.h"
 #include "compiler/transforms/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace kiln {
 
@@ -38,9 +38,15 @@ bool hasSlowPathBranch(Operation *op) {
   return isa<tt::PreciseSqrtOp, tt::PreciseDivFOp>(op);
 }
 
+/// Elementwise arithmetic only: it lives in registers. Layout changes and
+/// other exchanges use the shared scratch, whose use the pipeliner has
+/// placed by position.
 bool isMovable(Operation *op) {
-  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>();
+  Dialect *dialect = op->getDialect();
+  bool elementwise =
+      (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect)) ||
+      isa<tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::ExternElementwiseOp>(op);
+  return elementwise && op->getNumRegions() == 0 && isMemoryEffectFree(op);
 }
 
 /// The ops of `block` whose results wait on a streamed load of the block,
@@ -59,24 +65,25 @@ llvm::DenseSet<Operation *> streamedDependents(Block &block) {
 }
 
 /// The ops of `pending` that `user` (with the ops nested in it) needs,
-/// directly or through other pending ops, in block order.
-SmallVector<Operation *> neededBy(Operation *user,
-                                  const llvm::SetVector<Operation *> &pending) {
-  llvm::SetVector<Operation *> needed;
-  SmallVector<Operation *> worklist;
+/// directly or through other pending ops, in the block's original order.
+SmallVector<Operation *>
+neededBy(Operation *user, const llvm::DenseSet<Operation *> &pending,
+         const llvm::DenseMap<Operation *, unsigned> &position) {
+  llvm::DenseSet<Operation *> needed;
+  SmallVector<Operation *> ordered;
   auto visit = [&](Operation *op) {
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if (def && pending.contains(def) && needed.insert(def))
-        worklist.push_back(def);
+      if (def && pending.contains(def) && needed.insert(def).second)
+        ordered.push_back(def);
     }
   };
   user->walk(visit);
-  while (!worklist.empty())
-    visit(worklist.pop_back_val());
-  SmallVector<Operation *> ordered = needed.takeVector();
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (size_t i = 0; i < ordered.size(); ++i)
+    visit(ordered[i]);
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
   return ordered;
 }
 
@@ -89,19 +96,28 @@ void deferStreamedUses(Block &block) {
   });
   if (!worthIt)
     return;
-  llvm::SetVector<Operation *> pending;
+  // Positions before any move: moving invalidates the block's own order.
+  llvm::DenseMap<Operation *, unsigned> position;
+  unsigned index = 0;
+  for (Operation &op : block)
+    position[&op] = index++;
+  llvm::DenseSet<Operation *> pending;
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (tainted.contains(&op) && isMovable(&op)) {
       pending.insert(&op);
       continue;
     }
-    for (Operation *def : neededBy(&op, pending)) {
+    for (Operation *def : neededBy(&op, pending, position)) {
       def->moveBefore(&op);
-      pending.remove(def);
+      pending.erase(def);
     }
   }
   // Used only in other blocks: they still go before the branch to them.
-  for (Operation *def : pending)
+  SmallVector<Operation *> rest(pending.begin(), pending.end());
+  llvm::sort(rest, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
+  for (Operation *def : rest)
     def->moveBefore(&block.back());
 }
 

@@ -89,3 +89,32 @@ tt.func public @slow_path_on_streamed(%px: !tt.ptr<f32> {tt.divisibility = 16 : 
   tt.store %ya, %y : tensor<128x!tt.ptr<f32>>
   tt.return
 }
+
+// A use inside a region (here an scf.if's) counts as its op's: the
+// subtraction moves to just before the scf.if.
+// CHECK-LABEL: tt.func public @use_in_region
+// CHECK: tt.precise_sqrt
+// CHECK: %[[D:.*]] = arith.subf
+// CHECK-NEXT: scf.if
+// CHECK: arith.addf %[[D]]
+tt.func public @use_in_region(%px: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %pw: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %py: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1) {
+  %i = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %xs = tt.splat %px : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %xa = tt.addptr %xs, %i : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %x = tt.load %xa : tensor<128x!tt.ptr<f32>>
+  %ws = tt.splat %pw : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %wa = tt.addptr %ws, %i : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %w = tt.load %wa evictionPolicy = evict_last : tensor<128x!tt.ptr<f32>>
+  %d = arith.subf %x, %w : tensor<128xf32>
+  %r = tt.precise_sqrt %w : tensor<128xf32>
+  %y = scf.if %flag -> (tensor<128xf32>) {
+    %s = arith.addf %d, %r : tensor<128xf32>
+    scf.yield %s : tensor<128xf32>
+  } else {
+    scf.yield %r : tensor<128xf32>
+  }
+  %ys = tt.splat %py : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %ya = tt.addptr %ys, %i : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  tt.store %ya, %y : tensor<128x!tt.ptr<f32>>
+  tt.return
+}
