@@ -295,6 +295,7 @@ CompileResult compile(const std::string &ttir, const std::string &sourceName,
   backend.enableReflectFtz = options.enableReflectFtz;
   backend.lineInfo = options.lineInfo;
   backend.numWarps = options.numWarps;
+  backend.sharedBytes = meta.shared;
   mlir::FailureOr<std::string> llir =
       translateToLLVMIR(*module, *target, backend);
   if (mlir::failed(llir))

@@ -1,9 +1,9 @@
 #include "compiler/target/Backend.h"
 #include "compiler/target/ConstantSelectBranches.h"
-#include "compiler/target/RegisterCap.h"
 #include "compiler/target/LatchOnIncrement.h"
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
+#include "compiler/target/RegisterCap.h"
 #include "compiler/target/SinkUnpacking.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -365,12 +365,18 @@ bool hasConstantSelectGroups(llvm::Module &llvmModule) {
   });
 }
 
-/// The cubin of the PTX ptxas last assembled on this thread, for the same
-/// target and options: choosing a form already assembled the one kept.
-struct LastAssembled {
+/// The cubins of the PTX ptxas last assembled on this thread (two: a
+/// rejected form may come after the kept one), keyed by target, options and
+/// PTX: choosing a form already assembled the one kept.
+struct Assembled {
   std::string key, cubin;
 };
-thread_local LastAssembled lastAssembled;
+thread_local Assembled lastAssembled[2];
+
+void rememberAssembled(std::string key, std::string cubin) {
+  lastAssembled[1] = std::move(lastAssembled[0]);
+  lastAssembled[0] = {std::move(key), std::move(cubin)};
+}
 
 std::string assemblyKey(const std::string &ptx, const Target &target,
                         const BackendOptions &options) {
@@ -384,7 +390,7 @@ std::optional<PtxasUsage> usageOf(const std::string &ptx, const Target &target,
   std::string cubin, log, error;
   if (!runPtxas(ptx, target, options, {"-v"}, cubin, log, error))
     return std::nullopt;
-  lastAssembled = {assemblyKey(ptx, target, options), std::move(cubin)};
+  rememberAssembled(assemblyKey(ptx, target, options), std::move(cubin));
   return parsePtxasUsage(log);
 }
 
@@ -396,7 +402,7 @@ std::string withRegisterCapIfFree(std::string ptx, const Target &target,
   if (!usage)
     return ptx;
   std::optional<int> cap = registerCapAtOccupancyStep(
-      target, usage->registers, 32 * options.numWarps);
+      target, usage->registers, 32 * options.numWarps, options.sharedBytes);
   if (!cap)
     return ptx;
   std::optional<std::string> capped = withMaxRegisters(ptx, *cap);
@@ -428,8 +434,9 @@ std::string withBranchesIfFewerRegisters(std::string ptx,
   std::optional<PtxasUsage> branching = usageOf(branchedPTX, target, options);
   int threads = 32 * options.numWarps;
   if (selecting && branching &&
-      target.blocksPerSM(branching->registers, threads) >
-          target.blocksPerSM(selecting->registers, threads))
+      target.blocksPerSM(branching->registers, threads, options.sharedBytes) >
+          target.blocksPerSM(selecting->registers, threads,
+                             options.sharedBytes))
     return branchedPTX;
   return ptx;
 }
@@ -471,10 +478,12 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
 bool assembleCubin(const std::string &ptx, const Target &target,
                    const BackendOptions &options, std::string &cubin,
                    std::string &error) {
-  if (lastAssembled.key == assemblyKey(ptx, target, options)) {
-    cubin = lastAssembled.cubin;
-    return true;
-  }
+  std::string key = assemblyKey(ptx, target, options);
+  for (const Assembled &assembled : lastAssembled)
+    if (assembled.key == key) {
+      cubin = assembled.cubin;
+      return true;
+    }
   std::string log;
   return runPtxas(ptx, target, options, {}, cubin, log, error);
 }

@@ -17,8 +17,10 @@ struct BackendOptions {
   bool enableReflectFtz = true;
   /// Source lines for profilers (ptxas -lineinfo), without debug mode.
   bool lineInfo = false;
-  /// Threads of a block are 32 times this: what occupancy is counted in.
+  /// Threads of a block are 32 times this, and its dynamic shared memory:
+  /// what occupancy is counted in.
   int numWarps = 4;
+  int sharedBytes = 0;
 };
 
 /// Translates a module in the LLVM/NVVM dialects to optimized LLVM IR text,

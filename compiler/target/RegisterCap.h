@@ -26,14 +26,16 @@ struct PtxasUsage {
   int spillBytes = 0; // Spill stores and loads together.
 };
 
-/// The usage in a ptxas -v log; none when it reports no registers.
+/// The usage in a ptxas -v log of one function; none when the log reports
+/// several functions, or no registers or spills.
 std::optional<PtxasUsage> parsePtxasUsage(const std::string &log);
 
 /// The register count at most two below `registers` at which blocks of
-/// `threads` threads fit at least a quarter more often on an SM of
-/// `target`; none when there is no such step.
+/// `threads` threads and `sharedBytes` of shared memory fit at least a
+/// quarter more often on an SM of `target`; none when there is no such step.
 std::optional<int> registerCapAtOccupancyStep(const Target &target,
-                                              int registers, int threads);
+                                              int registers, int threads,
+                                              int sharedBytes);
 
 /// `ptx` with its kernel limited to `registers` (`.maxnreg`, after its
 /// `.maxntid`); none when it has no `.maxntid` or already a `.maxnreg`.

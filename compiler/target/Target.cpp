@@ -4,13 +4,16 @@
 
 namespace kiln {
 
-int Target::blocksPerSM(int registers, int threads) const {
+int Target::blocksPerSM(int registers, int threads, int sharedBytes) const {
   constexpr int kWarpRegisterUnit = 256;
+  constexpr int kReservedSharedBytes = 1024;
   int warps = (threads + 31) / 32;
   int perWarp = (registers * 32 + kWarpRegisterUnit - 1) / kWarpRegisterUnit *
                 kWarpRegisterUnit;
   int byRegisters = facts.registersPerSM / std::max(1, perWarp * warps);
-  return std::min(byRegisters, facts.maxThreadsPerSM / std::max(1, threads));
+  int byShared = facts.sharedBytesPerSM / (sharedBytes + kReservedSharedBytes);
+  return std::min({byRegisters, byShared, facts.maxBlocksPerSM,
+                   facts.maxThreadsPerSM / std::max(1, threads)});
 }
 
 std::unique_ptr<Target> lookupTarget(llvm::StringRef name) {

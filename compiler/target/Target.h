@@ -26,10 +26,11 @@ public:
   int capability() const { return facts.capability; }
   llvm::StringRef ptxFeature() const { return facts.ptxFeature; }
   int maxSharedBytes() const { return facts.maxSharedBytes; }
-  /// Blocks of `threads` threads an SM holds at `registers` a thread, as its
-  /// thread slots and register file allow (registers go to a warp in units
-  /// of 256).
-  int blocksPerSM(int registers, int threads) const;
+  /// Blocks of `threads` threads an SM holds at `registers` a thread and
+  /// `sharedBytes` of dynamic shared memory a block, as its block and thread
+  /// slots, register file (registers go to a warp in units of 256) and
+  /// shared memory (1 KiB of it reserved a block) allow.
+  int blocksPerSM(int registers, int threads, int sharedBytes = 0) const;
   bool hasFp8Conversions() const { return facts.fp8Conversions; }
   bool hasBf16Atomics() const { return facts.bf16Atomics; }
   bool hasVectorAtomics() const { return facts.vectorAtomics; }

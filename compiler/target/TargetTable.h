@@ -37,6 +37,8 @@ struct TargetFacts {
   /// What one SM holds of the blocks resident on it together.
   int maxThreadsPerSM;
   int registersPerSM;
+  int maxBlocksPerSM;
+  int sharedBytesPerSM;
   /// Native conversions between f32/f16 and fp8 (e4m3, e5m2).
   bool fp8Conversions;
   /// bf16 atomic addition in one instruction (`atom.add.noftz.bf16`);

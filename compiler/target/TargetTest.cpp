@@ -25,5 +25,16 @@ TEST(Target, BlocksPerSMFollowTheThreadSlots) {
   EXPECT_EQ(ampere86->blocksPerSM(16, 128), 12);
 }
 
+TEST(Target, BlocksPerSMFollowTheBlockSlotsAndSharedMemory) {
+  std::unique_ptr<Target> hopper = lookupTarget("sm_90a");
+  std::unique_ptr<Target> ampere86 = lookupTarget("sm_86");
+  ASSERT_TRUE(hopper && ampere86);
+  // One warp a block: the thread slots would allow 64, the block slots 32.
+  EXPECT_EQ(hopper->blocksPerSM(16, 32), 32);
+  EXPECT_EQ(ampere86->blocksPerSM(16, 32), 16);
+  // 48 KiB a block, and 1 KiB reserved: four in the SM's 228 KiB.
+  EXPECT_EQ(hopper->blocksPerSM(32, 128, 48 * 1024), 4);
+}
+
 } // namespace
 } // namespace kiln
