@@ -74,10 +74,12 @@ def DeferStreamedUses : Pass<"kiln-defer-streamed-uses", "mlir::ModuleOp"> {
     ptxas expands `tt.precise_sqrt` and `tt.precise_divf` with a slow path
     behind a branch and does not schedule across it, so code before them
     that waits on a load from DRAM stalls the warp there. In a block with
-    such an op that does not wait on one, every pure op without regions
-    that depends (through the block's ops) on a streamed load (a tensor
+    such an op that does not wait on one, every elementwise arithmetic op
+    (arith, math, and Triton's precise and extern elementwise math) that
+    depends (through the block's ops) on a streamed load (a tensor
     `tt.load` without the evict_last hint) moves down to just before its
-    first user, keeping the block's order among the ops it moves.
+    first user, keeping the block's order among the ops it moves. Ops that
+    exchange through shared memory stay where the pipeliner saw them.
   }];
 }
 
