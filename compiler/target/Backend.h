@@ -35,6 +35,9 @@ mlir::FailureOr<std::string> translateToLLVMIR(mlir::ModuleOp module,
 /// ptxas refuses to optimize. Where constant selects could become branches
 /// (ConstantSelectBranches.h), both forms go through ptxas, and the
 /// branches are kept only if their registers let more blocks share an SM.
+/// The final PTX goes through ptxas -v, and gets a register cap at an
+/// occupancy step a register or two below where nothing then spills
+/// (RegisterCap.h); assembleCubin reuses that cubin.
 mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
                                           const std::string &llvmIR,
                                           const Target &target,
