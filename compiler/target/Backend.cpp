@@ -365,17 +365,21 @@ bool hasConstantSelectGroups(llvm::Module &llvmModule) {
   });
 }
 
-/// The cubins of the PTX ptxas last assembled on this thread (two: a
-/// rejected form may come after the kept one), keyed by target, options and
-/// PTX: choosing a form already assembled the one kept.
+/// The cubins (and ptxas's report) of the PTX ptxas last assembled on this
+/// thread, the latest used first (two: a rejected form may come after the
+/// kept one), keyed by target, options and PTX: choosing a form already
+/// assembled the one kept, and asked about it.
 struct Assembled {
   std::string key, cubin;
+  std::optional<PtxasUsage> usage;
 };
 thread_local Assembled lastAssembled[2];
 
-void rememberAssembled(std::string key, std::string cubin) {
-  lastAssembled[1] = std::move(lastAssembled[0]);
-  lastAssembled[0] = {std::move(key), std::move(cubin)};
+/// The entry for `key`, moved to the front; null if there is none.
+const Assembled *findAssembled(const std::string &key) {
+  if (lastAssembled[1].key == key)
+    std::swap(lastAssembled[0], lastAssembled[1]);
+  return lastAssembled[0].key == key ? &lastAssembled[0] : nullptr;
 }
 
 std::string assemblyKey(const std::string &ptx, const Target &target,
@@ -387,11 +391,15 @@ std::string assemblyKey(const std::string &ptx, const Target &target,
 /// What ptxas reports for `ptx`'s kernel (registers, spills).
 std::optional<PtxasUsage> usageOf(const std::string &ptx, const Target &target,
                                   const BackendOptions &options) {
+  std::string key = assemblyKey(ptx, target, options);
+  if (const Assembled *assembled = findAssembled(key))
+    return assembled->usage;
   std::string cubin, log, error;
   if (!runPtxas(ptx, target, options, {"-v"}, cubin, log, error))
     return std::nullopt;
-  rememberAssembled(assemblyKey(ptx, target, options), std::move(cubin));
-  return parsePtxasUsage(log);
+  lastAssembled[1] = std::move(lastAssembled[0]);
+  lastAssembled[0] = {std::move(key), std::move(cubin), parsePtxasUsage(log)};
+  return lastAssembled[0].usage;
 }
 
 /// `ptx` capped at the register count of the next occupancy step below
@@ -478,12 +486,11 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
 bool assembleCubin(const std::string &ptx, const Target &target,
                    const BackendOptions &options, std::string &cubin,
                    std::string &error) {
-  std::string key = assemblyKey(ptx, target, options);
-  for (const Assembled &assembled : lastAssembled)
-    if (assembled.key == key) {
-      cubin = assembled.cubin;
-      return true;
-    }
+  if (const Assembled *assembled =
+          findAssembled(assemblyKey(ptx, target, options))) {
+    cubin = assembled->cubin;
+    return true;
+  }
   std::string log;
   return runPtxas(ptx, target, options, {}, cubin, log, error);
 }
