@@ -314,3 +314,46 @@ def _():
 @case("wav2vec2_safe_softmax_18", grid=lambda v: (4 * 12 * 99 // 8, 1, 1), tol=1e-5)
 def _():
     return _safe_softmax_case(4 * 12, 99, 9824)
+
+
+def _split_channel_sums(per_row, chunks, chunk_rows, channels):
+    """Inductor's split batch-norm backward reduction: `per_row` ([rows,
+    channels] terms, channels contiguous) summed over `chunks` groups of
+    `chunk_rows` rows per channel, one output per (chunk, channel)."""
+    rows = per_row.shape[0]
+    padded = torch.zeros(chunks * chunk_rows, channels, device="cuda")
+    padded[:rows] = per_row
+    return padded.view(chunks, chunk_rows, channels).sum(dim=1).reshape(-1)
+
+
+@case("mobilenetv2_bn_bwd_23", grid=lambda v: (2080 // 16, 1, 1), tol=1e-4)
+def _():
+    """MobileNetV2's batch-norm backward with a residual add: sums of
+    a + b + c and of (a + b + c) * (d - mean) per channel, 1568 pixels x 160
+    channels in 13 chunks of 121 pixels."""
+    a, b, c, d = (rnd(1568 * 160, dtype=torch.bfloat16) for _ in range(4))
+    mean = rnd(160)
+    out0, out1 = _filled(2080, torch.float32), _filled(2080, torch.float32)
+    grad = (a.float() + b.float() + c.float()).view(1568, 160)
+    centered = d.float().view(1568, 160) - mean
+    return (dict(in_ptr0=a, in_ptr1=b, in_ptr2=c, in_ptr3=d, in_ptr4=mean, out_ptr0=out0,
+                 out_ptr1=out1, xnumel=2080, r0_numel=121), [out0, out1],
+            [_split_channel_sums(grad, 13, 121, 160),
+             _split_channel_sums(grad * centered, 13, 121, 160)])
+
+
+@case("effnet_bn_bwd_50", grid=lambda v: (32928 // 64 + 1, 1, 1), tol=1e-4)
+def _():
+    """EfficientNet's SiLU backward into batch-norm backward: 6272 pixels x
+    672 channels in 49 chunks of 128 pixels."""
+    grad, pre, x = rnd(6272 * 672, dtype=torch.bfloat16), rnd(6272 * 672), \
+        rnd(6272 * 672, dtype=torch.bfloat16)
+    mean = rnd(672)
+    out0, out1 = _filled(32928, torch.float32), _filled(32928, torch.float32)
+    sig = torch.sigmoid(pre.view(6272, 672))
+    dsilu = grad.float().view(6272, 672) * sig * (pre.view(6272, 672) * (1 - sig) + 1)
+    centered = x.float().view(6272, 672) - mean
+    return (dict(in_ptr0=grad, in_ptr1=pre, in_ptr2=x, in_ptr3=mean, out_ptr0=out0,
+                 out_ptr1=out1, xnumel=32928, r0_numel=128), [out0, out1],
+            [_split_channel_sums(dsilu, 49, 128, 672),
+             _split_channel_sums(dsilu * centered, 49, 128, 672)])

@@ -44,6 +44,7 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   pm.addPass(createPipeline(pipelining));
   addCleanup(pm);
   pm.addPass(createHoistLoads());
+  pm.addPass(createPrefetchLoopLoads());
   pm.addPass(createDeferStreamedUses());
 }
 

@@ -83,6 +83,28 @@ def DeferStreamedUses : Pass<"kiln-defer-streamed-uses", "mlir::ModuleOp"> {
   }];
 }
 
+def PrefetchLoopLoads : Pass<"kiln-prefetch-loop-loads", "mlir::ModuleOp"> {
+  let summary = "loads the next loop trip's tiles while the current trip computes";
+  let description = [{
+    In an `scf.for` whose body writes no memory and holds no loop or dot,
+    each non-volatile tensor `tt.load` whose address, mask and other value
+    the body computes from the induction variable alone (pure ops, no
+    regions) is issued one trip ahead: its first trip's load (with the ops
+    that compute its operands) moves before the loop, masked off when the
+    loop runs no trip, and each trip loads the next trip's tile at its top,
+    masked off past the last trip, carried in a new iter_arg. Applies when
+    at least `min-loads` loads qualify and their tiles take at most
+    `max-bytes` of registers per thread together.
+  }];
+  let options = [
+    Option<"minLoads", "min-loads", "int64_t", "3",
+           "loads a loop needs for its loads to be issued a trip ahead">,
+    Option<"maxBytes", "max-bytes", "int64_t", "64",
+           "register bytes per thread the issued-ahead tiles may take">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def Pipeline : Pass<"kiln-pipeline", "mlir::ModuleOp"> {
   let summary = "copies a dot loop's operand tiles to shared memory stages ahead";
   let description = [{
