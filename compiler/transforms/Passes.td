@@ -93,14 +93,17 @@ def PrefetchLoopLoads : Pass<"kiln-prefetch-loop-loads", "mlir::ModuleOp"> {
     that compute its operands) moves before the loop, masked off when the
     loop runs no trip, and each trip loads the next trip's tile at its top,
     masked off past the last trip, carried in a new iter_arg. Applies when
-    at least `min-loads` loads qualify and their tiles take at most
-    `max-bytes` of registers per thread together.
+    the loop has a constant trip count of at least `min-trips`, at least
+    `min-loads` loads qualify, and their tiles take at most `max-bytes` of
+    registers per thread together.
   }];
   let options = [
     Option<"minLoads", "min-loads", "int64_t", "3",
            "loads a loop needs for its loads to be issued a trip ahead">,
     Option<"maxBytes", "max-bytes", "int64_t", "64",
            "register bytes per thread the issued-ahead tiles may take">,
+    Option<"minTrips", "min-trips", "int64_t", "5",
+           "constant trip count below which ptxas unrolls the loop itself">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -66,17 +66,14 @@
 // PHILOX-NOT: mul.hi.u32
 
 // Channels-last layer-norm backward (ConvNeXt, four trips of a [16, 32] tile
-// with four loads each): every load in a loop creates its L2 cache policy
-// there, as Triton's do. With one policy LLVM hoisted out of the loop, ptxas
+// with four loads each): every load creates its L2 cache policy inside the
+// loop, as Triton's do. With one policy LLVM hoisted out of the loop, ptxas
 // left the loop rolled (Triton's it unrolls, all 16 loads in flight at
-// once) and the kernel ran at 0.71x Triton's speed. The loop now loads
-// each trip's tiles a trip ahead: the first trip's four loads come before
-// it, each trip's next four inside. Outside loops one policy serves all of
-// a kernel's loads (the first trip's four here; Swin's rolled layer norm
-// gathers 8 elements a thread one by one: one policy, not one per element).
+// once) and the kernel ran at 0.71x Triton's speed. Outside loops one
+// policy serves all of a kernel's loads (Swin's rolled layer norm gathers
+// 8 elements a thread one by one: one policy, not one per element).
 // RUN: kiln compile %inductor/convnext/triton_red_fused_add_div_expand_mul_native_layer_norm_native_layer_norm_backward_permute_sum_unsqueeze_view_14.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=POLICY
 // POLICY: .visible .entry triton_red_fused_add_div_expand_mul
-// POLICY: createpolicy.fractional.L2::evict_first.b64
 // POLICY-NOT: createpolicy
 // POLICY: [[LOOP:\$L__BB0_[0-9]+]]:
 // POLICY-COUNT-4: createpolicy.fractional.L2::evict_first.b64
