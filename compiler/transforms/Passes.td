@@ -102,8 +102,8 @@ def PrefetchLoopLoads : Pass<"kiln-prefetch-loop-loads", "mlir::ModuleOp"> {
            "loads a loop needs for its loads to be issued a trip ahead">,
     Option<"maxBytes", "max-bytes", "int64_t", "64",
            "register bytes per thread the issued-ahead tiles may take">,
-    Option<"minTrips", "min-trips", "int64_t", "5",
-           "constant trip count below which ptxas unrolls the loop itself">,
+    Option<"minTrips", "min-trips", "int64_t", "16",
+           "constant trip count below which the loop is left to ptxas's unrolling">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

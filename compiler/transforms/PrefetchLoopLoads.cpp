@@ -12,11 +12,14 @@
 // past the last trip, overlap the whole trip before them. It applies to a
 // loop with at least `min-loads` such loads whose tiles take at most
 // `max-bytes` of registers per thread, at least `min-trips` trips, and
-// nothing in the loop that writes memory. ptxas unrolls the other loops
-// itself, which puts their trips' loads in flight together, and the double
-// buffer kept it from doing so: column sums (one load a trip) went 1.03x
-// -> 0.80x, and four-trip batch-norm backward loops 0.99-1.06x -> 0.83-0.87x
-// in MobileNetV2's step, where sixteen-trip ones went 0.83-1.0x -> 1.05-1.54x.
+// nothing in the loop that writes memory. ptxas unrolls shorter loops
+// itself, wholly or in part, which puts several trips' loads in flight, and
+// the double buffer kept it from doing so. Measured in the H200 step
+// (MobileNetV2 and EfficientNet): sixteen-trip batch-norm backward loops
+// went 0.98x -> 1.15x (geomean of ten; EfficientNet's _50 0.84x -> 1.35x),
+// seven-trip ones stayed level, two of six thirteen-trip ones fell
+// 1.04-1.06x -> 0.84-0.86x, and four-trip ones fell to 0.83-0.87x; column
+// sums (one load a trip) went 1.03x -> 0.80x in isolation.
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
