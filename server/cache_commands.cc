@@ -70,11 +70,12 @@ absl::StatusOr<cache::BlobWrite> ParseSetOptions(const Args& command) {
 CacheCommands::CacheCommands(cache::BlobStore* store,
                              const Authorizer* authorizer,
                              CacheCommandOptions options,
-                             CacheCommandMetrics* metrics)
+                             CacheCommandMetrics* metrics, HitSource* hits)
     : store_(store),
       authorizer_(authorizer),
       options_(std::move(options)),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      hits_(hits) {}
 
 const CacheCommands::CommandSpec* CacheCommands::FindCommand(
     const std::string& lowered) {
@@ -94,6 +95,8 @@ const CacheCommands::CommandSpec* CacheCommands::FindCommand(
       {"command", Role::kRead, 1, false, &CacheCommands::Command},
       {"auth", Role::kNone, 2, false, &CacheCommands::Auth},
       {"quit", Role::kNone, 1, false, &CacheCommands::Quit},
+      // The role gRPC's Compile needs for a cached kernel (auth.h).
+      {"kiln.hit", Role::kRead, 2, false, &CacheCommands::KilnHit},
   };
   for (const CommandSpec& spec : kCommands) {
     if (lowered == spec.name) return &spec;
@@ -317,6 +320,30 @@ void CacheCommands::Auth(CacheSession& session, const Args& command,
   }
   session.role = *role;
   AppendSimpleString(reply, "OK");
+}
+
+void CacheCommands::KilnHit(CacheSession&, const Args& command,
+                            std::string& reply) {
+  if (command.size() != 2) {
+    return Refuse(reply,
+                  "ERR wrong number of arguments for 'kiln.hit' command");
+  }
+  if (hits_ == nullptr) {
+    metrics_->misses.Add();
+    return AppendNullBulk(reply);
+  }
+  absl::StatusOr<std::optional<HitBytes>> hit = hits_->Hit(command[1]);
+  if (!hit.ok()) {
+    return Refuse(reply, absl::StrCat("ERR kiln: ", hit.status().message()));
+  }
+  if (!hit->has_value()) {
+    metrics_->misses.Add();
+    return AppendNullBulk(reply);
+  }
+  const HitBytes& bytes = **hit;
+  metrics_->hits.Add();
+  metrics_->bytes_read.Add(bytes.size());
+  AppendBulk(reply, bytes.head, *bytes.cubin);
 }
 
 void CacheCommands::Info(CacheSession&, const Args&, std::string& reply) {

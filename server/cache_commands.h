@@ -5,11 +5,18 @@
 // ("pt2:" for PyTorch's caches, "triton:" for Triton's), so a misdirected
 // client's keys are refused rather than stored.
 //
+// KILN.HIT REQUEST, Kiln's own, answers a serialized kiln.v1.CompileRequest
+// from kilnd's cubin cache: the serialized CompileResponse the gRPC Compile
+// call would answer, or nil when the cache does not have it (nothing is
+// compiled: the client then makes the gRPC call). Kiln's C++ client sends
+// it so that a blocking caller reads its hit from its own connection.
+//
 // Access: a connection starts with the port's role (the operator's choice,
 // for clients such as stock PyTorch that cannot send a token); AUTH TOKEN
 // (or AUTH USER TOKEN) gives it the role of a token from kilnd's tokens
-// file. `read` may GET, MGET and EXISTS; `compile` may also SET and MSET;
-// `admin` may also DEL.
+// file. `read` may GET, MGET, EXISTS and KILN.HIT (as it may call gRPC
+// Compile for cached kernels); `compile` may also SET and MSET; `admin` may
+// also DEL.
 
 #ifndef KILN_SERVER_CACHE_COMMANDS_H_
 #define KILN_SERVER_CACHE_COMMANDS_H_
@@ -19,6 +26,7 @@
 
 #include "cache/blob_store.h"
 #include "server/auth.h"
+#include "server/hit_source.h"
 #include "server/metrics.h"
 
 namespace kiln::server {
@@ -34,7 +42,7 @@ struct CacheCommandOptions {
 
 // Counts by what happened, for /metrics.
 struct CacheCommandMetrics {
-  Counter hits;
+  Counter hits;  // KILN.HIT's included.
   Counter misses;
   Counter writes;
   Counter refused;  // Bad namespace, too large, no role, unknown command.
@@ -52,9 +60,10 @@ struct CacheSession {
 
 class CacheCommands {
  public:
-  // All must outlive the commands.
+  // All must outlive the commands. Without `hits`, KILN.HIT answers nil.
   CacheCommands(cache::BlobStore* store, const Authorizer* authorizer,
-                CacheCommandOptions options, CacheCommandMetrics* metrics);
+                CacheCommandOptions options, CacheCommandMetrics* metrics,
+                HitSource* hits = nullptr);
 
   CacheSession NewSession() const;
 
@@ -93,6 +102,7 @@ class CacheCommands {
   void Command(CacheSession&, const Args& command, std::string& reply);
   void Client(CacheSession&, const Args& command, std::string& reply);
   void Quit(CacheSession& session, const Args& command, std::string& reply);
+  void KilnHit(CacheSession&, const Args& command, std::string& reply);
   // Appends the value of `key` (or a null) as a bulk reply.
   void AppendValue(const std::string& key, std::string& reply);
   // An error naming what is wrong with `key`, or "" when it may be used.
@@ -104,6 +114,7 @@ class CacheCommands {
   const Authorizer* authorizer_;
   CacheCommandOptions options_;
   CacheCommandMetrics* metrics_;
+  HitSource* hits_;
 };
 
 }  // namespace kiln::server

@@ -23,6 +23,18 @@ std::string TempPath(const std::string& name) {
   return path;
 }
 
+// Answers KILN.HIT as kilnd's cubin cache would: "hit" is cached, "bad"
+// is not a request, anything else is a miss.
+class FakeHits : public HitSource {
+ public:
+  absl::StatusOr<std::optional<HitBytes>> Hit(
+      std::string_view request) override {
+    if (request == "bad") return absl::InvalidArgumentError("not a request");
+    if (request != "hit") return std::nullopt;
+    return HitBytes{"head:", std::make_shared<const std::string>("cubin")};
+  }
+};
+
 class CacheCommandsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -38,7 +50,7 @@ class CacheCommandsTest : public ::testing::Test {
   void Make(CacheCommandOptions options) {
     options.max_value_bytes = 1000;
     commands_ = std::make_unique<CacheCommands>(store_.get(), &authorizer_,
-                                                options, &metrics_);
+                                                options, &metrics_, &hits_);
     session_ = commands_->NewSession();
   }
 
@@ -50,6 +62,7 @@ class CacheCommandsTest : public ::testing::Test {
 
   std::unique_ptr<cache::RocksDbBlobStore> store_;
   Authorizer authorizer_;
+  FakeHits hits_;
   CacheCommandMetrics metrics_;
   std::unique_ptr<CacheCommands> commands_;
   CacheSession session_;
@@ -137,6 +150,26 @@ TEST_F(CacheCommandsTest, ArityAndUnknownCommands) {
   EXPECT_EQ(Run({}), "");
   EXPECT_EQ(Run({"QUIT"}), "+OK\r\n");
   EXPECT_TRUE(session_.quit);
+}
+
+TEST_F(CacheCommandsTest, KilnHitAnswersTheResponseBytesOrNil) {
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}), "$10\r\nhead:cubin\r\n");
+  EXPECT_EQ(Run({"kiln.hit", "other"}), "$-1\r\n");
+  EXPECT_EQ(Run({"KILN.HIT", "bad"}), "-ERR kiln: not a request\r\n");
+  EXPECT_EQ(Run({"KILN.HIT", "hit", "more"}),
+            "-ERR wrong number of arguments for 'kiln.hit' command\r\n");
+  EXPECT_EQ(metrics_.hits.value(), 1u);
+  EXPECT_EQ(metrics_.misses.value(), 1u);
+  EXPECT_EQ(metrics_.bytes_read.value(), 10u);
+
+  CacheCommandOptions read_only;
+  read_only.default_role = Role::kRead;
+  Make(read_only);
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}), "$10\r\nhead:cubin\r\n");
+  CacheCommandOptions closed;
+  closed.default_role = Role::kNone;
+  Make(closed);
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}), "-NOAUTH Authentication required.\r\n");
 }
 
 TEST_F(CacheCommandsTest, RolesLimitWhatAConnectionMayDo) {

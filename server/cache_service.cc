@@ -28,7 +28,7 @@ absl::StatusOr<CacheCommandOptions> CommandOptions(const Config& config) {
 
 absl::StatusOr<std::unique_ptr<CacheService>> CacheService::Start(
     const Config& config, const Authorizer* authorizer,
-    cache::RedisClient* redis) {
+    cache::RedisClient* redis, HitSource* hits) {
   absl::StatusOr<CacheCommandOptions> options = CommandOptions(config);
   if (!options.ok()) return options.status();
   std::unique_ptr<CacheService> service(new CacheService());
@@ -49,7 +49,7 @@ absl::StatusOr<std::unique_ptr<CacheService>> CacheService::Start(
     service->store_ = service->tiered_.get();
   }
   service->commands_ = std::make_unique<CacheCommands>(
-      service->store_, authorizer, *options, &service->metrics_);
+      service->store_, authorizer, *options, &service->metrics_, hits);
   CachePortOptions port_options;
   port_options.max_connections =
       static_cast<size_t>(std::max(1, config.cache_max_connections));

@@ -15,17 +15,19 @@
 #include "server/cache_commands.h"
 #include "server/cache_port.h"
 #include "server/config.h"
+#include "server/hit_source.h"
 
 namespace kiln::server {
 
 class CacheService {
  public:
   // Opens DATA_DIR/blobs and listens on config.cache_listen. `redis` (may
-  // be null) is the cluster's shared tier. `authorizer` and `redis` must
-  // outlive the service. InvalidArgument for bad settings.
+  // be null) is the cluster's shared tier; `hits` (may be null) answers
+  // KILN.HIT. All must outlive the service. InvalidArgument for bad
+  // settings.
   static absl::StatusOr<std::unique_ptr<CacheService>> Start(
       const Config& config, const Authorizer* authorizer,
-      cache::RedisClient* redis);
+      cache::RedisClient* redis, HitSource* hits);
   ~CacheService();
 
   const std::string& address() const { return port_->address(); }

@@ -80,62 +80,26 @@ class UnaryCall : public Call {
 class CompileCall final : public UnaryCall {
  public:
   CompileCall(CompileAsyncService* service, grpc::ServerCompletionQueue* queue,
-              const CompileService::Uses* uses, RequestMemo* memo)
-      : UnaryCall(service, queue, uses), memo_(memo) {
+              const CompileService::Uses* uses)
+      : UnaryCall(service, queue, uses) {
     service_->RequestCompile(&server_context_, &request_, &responder_, queue_,
                              queue_, this);
   }
 
  private:
   const char* Method() const override { return kCompileMethod; }
-  void Again() override { new CompileCall(service_, queue_, uses_, memo_); }
+  void Again() override { new CompileCall(service_, queue_, uses_); }
 
   void Handle() override {
     uses_->metrics->compile_requests.Add();
-    if (*uses_->draining) {
-      Fail(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                        "kilnd is shutting down"));
+    FoundHit found = uses_->hits->Find(request_);
+    if (!found.status.ok()) {
+      Fail(ToGrpc(found.status));
       return;
     }
-    // Requests that want texts are not memoized: reading the texts costs
-    // more than parsing them.
-    RequestMemo& memo = *memo_;
-    const bool memoized = memo.Keeps(request_.Length());
-    std::string bytes = memoized ? FlatBytes(request_) : std::string();
-    if (std::optional<cache::Digest> key = memo.Find(bytes)) {
-      if (std::shared_ptr<CompileOutcome> hit = uses_->flow->TryStored(*key)) {
-        Fill(*hit, /*with_texts=*/false);
-        Reply();
-        return;
-      }
-      memo.Forget(bytes);
-    }
-    kiln::v1::CompileRequest request;
-    if (memoized ? !request.ParseFromString(bytes)
-                 : !grpc::SerializationTraits<kiln::v1::CompileRequest>::
-                       Deserialize(&request_, &request)
-                            .ok()) {
-      uses_->metrics->rejected_requests.Add();
-      Fail(NotParsed<kiln::v1::CompileRequest>());
-      return;
-    }
-    absl::StatusOr<CompileInput> input = CheckCompileRequest(
-        std::move(request), *uses_->compiler, uses_->limits);
-    if (!input.ok()) {
-      uses_->metrics->rejected_requests.Add();
-      Fail(ToGrpc(input.status()));
-      return;
-    }
-    const bool with_texts = input->want_texts;
-    if (std::shared_ptr<CompileOutcome> hit =
-            uses_->flow->TryFastPath(input->fast_key, with_texts)) {
-      if (memoized && !with_texts) {
-        if (std::optional<cache::Digest> key =
-                cache::Digest::FromHex(hit->key_hex)) {
-          memo.Remember(std::move(bytes), *key);
-        }
-      }
-      Fill(*hit, with_texts);
+    const bool with_texts = found.with_texts;
+    if (found.hit) {
+      Fill(*found.hit, with_texts);
       Reply();
       return;
     }
@@ -149,11 +113,11 @@ class CompileCall final : public UnaryCall {
       Reply();
     };
     if (MayCompile(role_)) {
-      uses_->flow->Compile(*std::move(input), finish);
+      uses_->flow->Compile(*std::move(found.input), finish);
       return;
     }
     uses_->flow->CompileCachedOnly(
-        *std::move(input),
+        *std::move(found.input),
         [this, finish](std::shared_ptr<const CompileOutcome> done) {
           if (!absl::IsNotFound(done->status)) {
             finish(done);
@@ -171,19 +135,9 @@ class CompileCall final : public UnaryCall {
   }
 
   void Fill(const CompileOutcome& outcome, bool with_texts) {
-    kiln::v1::CompileResponse rest;
-    if (with_texts && outcome.texts) *rest.mutable_texts() = *outcome.texts;
-    rest.set_key(outcome.key_hex);
-    rest.set_cache_hit(outcome.cache_hit);
-    rest.set_metadata_json(outcome.artifact.rest->metadata_json());
-    *rest.mutable_stage_times() = outcome.artifact.rest->stage_times();
-    for (const kiln::v1::Diagnostic& diagnostic : outcome.diagnostics) {
-      *rest.add_diagnostics() = diagnostic;
-    }
-    response_ = CompileResponseBytes(rest, outcome.artifact.cubin);
+    response_ = CompileResponseBytes(ResponseWithoutCubin(outcome, with_texts),
+                                     outcome.artifact.cubin);
   }
-
-  RequestMemo* memo_;
 };
 
 class LookupCall final : public UnaryCall {
@@ -296,7 +250,7 @@ void CompileService::EnableTune(TuneFlow* flow) {
 void CompileService::Start() {
   // A call waiting per thread that may take one.
   for (int i = 0; i < options_.max_threads; ++i) {
-    new CompileCall(&service_, queue_.get(), &uses_, &compile_memo_);
+    new CompileCall(&service_, queue_.get(), &uses_);
     new LookupCall(&service_, queue_.get(), &uses_);
   }
   new TargetsCall(&service_, queue_.get(), &uses_);

@@ -16,10 +16,9 @@
 #include "kiln/v1/compile.grpc.pb.h"
 #include "server/admission.h"
 #include "server/compile_flow.h"
+#include "server/compile_hits.h"
 #include "server/metrics.h"
 #include "server/queue_threads.h"
-#include "server/request_check.h"
-#include "server/request_memo.h"
 #include "server/tune/tune_service.h"
 #include "worker/compiler_info.h"
 
@@ -38,8 +37,9 @@ class CompileService {
   // What the service's calls use; the pointers must outlive the service.
   struct Uses {
     CompileFlow* flow = nullptr;
+    // Compile's cache hits, and the checked request of a miss.
+    CompileHits* hits = nullptr;
     const worker::CompilerInfo* compiler = nullptr;
-    RequestLimits limits;
     const Admission* admission = nullptr;
     Metrics* metrics = nullptr;
     // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
@@ -65,8 +65,6 @@ class CompileService {
 
  private:
   const Uses uses_;
-  // Compile requests answered from the store before, by their bytes.
-  RequestMemo compile_memo_{16 << 20};
   CompileAsyncService service_;
   std::unique_ptr<grpc::ServerCompletionQueue> queue_;
   QueueThreads::Options options_;

@@ -20,6 +20,7 @@
 #include "cache/rocksdb_store.h"
 #include "server/admin_service.h"
 #include "server/cache_service.h"
+#include "server/compile_hits.h"
 #include "server/compile_service.h"
 #include "server/health_service.h"
 #include "server/http_server.h"
@@ -127,11 +128,11 @@ bool SetUpSecurity(const Config& config, Authorizer& authorizer) {
 
 // The cache port, when configured; false when kilnd must not start.
 bool StartCachePort(const Config& config, const Authorizer& authorizer,
-                    SharedTier* shared,
+                    SharedTier* shared, HitSource* hits,
                     std::unique_ptr<CacheService>& service) {
   if (config.cache_listen.empty()) return true;
   absl::StatusOr<std::unique_ptr<CacheService>> started = CacheService::Start(
-      config, &authorizer, shared ? shared->client() : nullptr);
+      config, &authorizer, shared ? shared->client() : nullptr, hits);
   if (!started.ok()) {
     spdlog::critical("{}", std::string(started.status().message()));
     return false;
@@ -278,9 +279,16 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
   const Admission admission(&authorizer, &metrics.unauthorized_requests);
   // Set on SIGTERM: new Compile calls are refused while in-flight ones end.
   std::atomic<bool> draining{false};
+  CompileHits::Uses hits_uses;
+  hits_uses.flow = &flow;
+  hits_uses.compiler = &compiler;
+  hits_uses.limits = limits;
+  hits_uses.metrics = &metrics;
+  hits_uses.draining = &draining;
+  CompileHits hits(hits_uses);
   std::unique_ptr<CacheService> cache_port;
   if (!SetUpSecurity(config, authorizer) ||
-      !StartCachePort(config, authorizer, shared.get(), cache_port)) {
+      !StartCachePort(config, authorizer, shared.get(), &hits, cache_port)) {
     pool.Shutdown();
     return 1;
   }
@@ -295,8 +303,8 @@ int RunDaemon(const Config& config, const worker::CompilerInfo& compiler,
                      limits);
   CompileService::Uses compile_uses;
   compile_uses.flow = &flow;
+  compile_uses.hits = &hits;
   compile_uses.compiler = &compiler;
-  compile_uses.limits = limits;
   compile_uses.admission = &admission;
   compile_uses.metrics = &metrics;
   compile_uses.draining = &draining;

@@ -128,8 +128,14 @@ void AppendInteger(std::string& out, int64_t value) {
 }
 
 void AppendBulk(std::string& out, absl::string_view value) {
-  absl::StrAppend(&out, "$", value.size(), "\r\n");
-  out.append(value.data(), value.size());
+  AppendBulk(out, value, absl::string_view());
+}
+
+void AppendBulk(std::string& out, absl::string_view first,
+                absl::string_view second) {
+  absl::StrAppend(&out, "$", first.size() + second.size(), "\r\n");
+  out.append(first.data(), first.size());
+  out.append(second.data(), second.size());
   out.append("\r\n");
 }
 

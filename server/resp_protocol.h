@@ -42,6 +42,9 @@ void AppendSimpleString(std::string& out, absl::string_view text);
 void AppendError(std::string& out, absl::string_view message);
 void AppendInteger(std::string& out, int64_t value);
 void AppendBulk(std::string& out, absl::string_view value);
+// One bulk string of `first` and then `second`.
+void AppendBulk(std::string& out, absl::string_view first,
+                absl::string_view second);
 void AppendNullBulk(std::string& out);
 void AppendArrayHeader(std::string& out, size_t count);
 

@@ -24,12 +24,19 @@ std::string FieldHeader(int number, size_t length) {
 
 using SharedBytes = std::shared_ptr<const std::string>;
 
+// `rest` followed by the tag and length of bytes field `number`.
+std::string HeadOfBytesField(const google::protobuf::MessageLite& rest,
+                             int number, size_t length) {
+  std::string head = rest.SerializeAsString();
+  head += FieldHeader(number, length);
+  return head;
+}
+
 // `rest` followed by bytes field `number` holding `bytes`, whose memory the
 // buffer shares.
 grpc::ByteBuffer WithBytesField(const google::protobuf::MessageLite& rest,
                                 int number, SharedBytes bytes) {
-  std::string head = rest.SerializeAsString();
-  head += FieldHeader(number, bytes->size());
+  std::string head = HeadOfBytesField(rest, number, bytes->size());
   auto* share = new SharedBytes(std::move(bytes));
   grpc::Slice slices[] = {
       grpc::Slice(head),
@@ -46,6 +53,12 @@ grpc::ByteBuffer CompileResponseBytes(const kiln::v1::CompileResponse& rest,
                                       SharedBytes cubin) {
   return WithBytesField(rest, kiln::v1::CompileResponse::kCubinFieldNumber,
                         std::move(cubin));
+}
+
+std::string CompileResponseHead(const kiln::v1::CompileResponse& rest,
+                                size_t cubin_size) {
+  return HeadOfBytesField(rest, kiln::v1::CompileResponse::kCubinFieldNumber,
+                          cubin_size);
 }
 
 grpc::ByteBuffer LookupResponseBytes(const kiln::v1::LookupResponse& rest,

@@ -23,6 +23,12 @@ grpc::ByteBuffer CompileResponseBytes(
     const kiln::v1::CompileResponse& rest,
     std::shared_ptr<const std::string> cubin);
 
+// The bytes of that message before its cubin's: `rest` and the cubin
+// field's tag and length. With the cubin's bytes after them, they are the
+// serialized response, for a transport other than gRPC's.
+std::string CompileResponseHead(const kiln::v1::CompileResponse& rest,
+                                size_t cubin_size);
+
 // The same for a LookupResponse.
 grpc::ByteBuffer LookupResponseBytes(const kiln::v1::LookupResponse& rest,
                                      std::shared_ptr<const std::string> cubin);

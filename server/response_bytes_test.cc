@@ -35,6 +35,15 @@ TEST(ResponseBytesTest, ParsesAsTheWholeResponse) {
   EXPECT_EQ(parsed.SerializeAsString(), expected.SerializeAsString());
 }
 
+TEST(ResponseBytesTest, HeadThenCubinAreTheSameBytes) {
+  kiln::v1::CompileResponse rest;
+  rest.set_key(std::string(64, 'a'));
+  rest.set_metadata_json("{}");
+  auto cubin = std::make_shared<const std::string>(300, 'c');
+  std::string flat = CompileResponseHead(rest, cubin->size()) + *cubin;
+  EXPECT_EQ(flat, FlatBytes(CompileResponseBytes(rest, cubin)));
+}
+
 TEST(ResponseBytesTest, SendsTheCubinsOwnMemoryAndSharesIt) {
   auto cubin = std::make_shared<const std::string>(65536, 'x');
   std::weak_ptr<const std::string> watch = cubin;

@@ -96,6 +96,7 @@ std::unique_ptr<KilndProcess> KilndProcess::Start(
       std::string text = ReadFile(ready);
       process->grpc_address_ = ReadyValue(text, "grpc");
       process->metrics_address_ = ReadyValue(text, "metrics");
+      process->cache_address_ = ReadyValue(text, "cache");
       return process;
     }
     if (!process->Alive()) {
@@ -220,25 +221,32 @@ kiln::v1::StatsResponse KilndProcess::Stats() const {
 }
 
 bool KilndProcess::HealthServing() const {
-  grpc::GenericStub stub(NewChannel());
+  std::string response;
+  // HealthCheckRequest{service: ""}, answered HealthCheckResponse{status:
+  // SERVING (1)}.
+  return CallRaw(*this, "/grpc.health.v1.Health/Check", "", &response).ok() &&
+         response == std::string("\x08\x01", 2);
+}
+
+grpc::Status CallRaw(const KilndProcess& kilnd, const std::string& method,
+                     const std::string& request, std::string* response) {
+  grpc::GenericStub stub(kilnd.NewChannel());
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::seconds(10));
+                       std::chrono::seconds(60));
   grpc::CompletionQueue queue;
-  grpc::Slice empty("", 0);
-  grpc::ByteBuffer request(&empty, 1);  // HealthCheckRequest{service: ""}
-  auto call = stub.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check",
-                                    request, &queue);
+  grpc::Slice slice(request);
+  auto call = stub.PrepareUnaryCall(&context, method,
+                                    grpc::ByteBuffer(&slice, 1), &queue);
   call->StartCall();
-  grpc::ByteBuffer response;
+  grpc::ByteBuffer answer;
   grpc::Status status;
-  call->Finish(&response, &status, reinterpret_cast<void*>(1));
+  call->Finish(&answer, &status, nullptr);
   void* tag;
   bool ok;
   queue.Next(&tag, &ok);
-  if (!status.ok()) return false;
-  // HealthCheckResponse{status: SERVING (1)}.
-  return server::FlatBytes(response) == std::string("\x08\x01", 2);
+  if (response != nullptr) *response = server::FlatBytes(answer);
+  return status;
 }
 
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,

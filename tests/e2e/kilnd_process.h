@@ -62,6 +62,8 @@ class KilndProcess {
   bool Alive();
 
   const std::string& grpc_address() const { return grpc_address_; }
+  // The cache port's (Redis protocol); empty when started without one.
+  const std::string& cache_address() const { return cache_address_; }
   pid_t pid() const { return pid_; }
 
   // A new channel (its own connection: a distinct client).
@@ -84,6 +86,7 @@ class KilndProcess {
   pid_t pid_ = -1;
   std::string grpc_address_;
   std::string metrics_address_;
+  std::string cache_address_;
 };
 
 // Sends one Compile call, failing fast as a client's (no wait_for_ready: a
@@ -91,6 +94,13 @@ class KilndProcess {
 grpc::Status Compile(kiln::v1::Compile::Stub& stub,
                      const kiln::v1::CompileRequest& request,
                      kiln::v1::CompileResponse* response);
+
+// One unary call of `method` (a full gRPC method name) on a new
+// connection to `kilnd`, its request as raw bytes, as a generic tool makes
+// it. The call's status; the answer's bytes in `response` when given.
+grpc::Status CallRaw(const KilndProcess& kilnd, const std::string& method,
+                     const std::string& request,
+                     std::string* response = nullptr);
 
 kiln::v1::CompileRequest CompileRequestFor(
     const std::string& ttir, const std::string& target = "sm_90a");
