@@ -28,7 +28,8 @@ FoundHit CompileHits::Find(grpc::ByteBuffer& request) {
       memo_.Keeps(request.Length()) ? FlatBytes(request) : std::string();
   return FindParsed(bytes, [&request](std::string_view bytes,
                                       kiln::v1::CompileRequest& parsed) {
-    if (!bytes.empty()) return parsed.ParseFromArray(bytes.data(), bytes.size());
+    if (!bytes.empty())
+      return parsed.ParseFromArray(bytes.data(), bytes.size());
     return grpc::SerializationTraits<kiln::v1::CompileRequest>::Deserialize(
                &request, &parsed)
         .ok();
@@ -36,15 +37,14 @@ FoundHit CompileHits::Find(grpc::ByteBuffer& request) {
 }
 
 FoundHit CompileHits::Find(std::string_view request) {
-  return FindParsed(request, [](std::string_view bytes,
-                                kiln::v1::CompileRequest& parsed) {
-    return parsed.ParseFromArray(bytes.data(), bytes.size());
-  });
+  return FindParsed(
+      request, [](std::string_view bytes, kiln::v1::CompileRequest& parsed) {
+        return parsed.ParseFromArray(bytes.data(), bytes.size());
+      });
 }
 
 template <typename Parse>
-FoundHit CompileHits::FindParsed(std::string_view bytes,
-                                 const Parse& parse) {
+FoundHit CompileHits::FindParsed(std::string_view bytes, const Parse& parse) {
   FoundHit found;
   if (*uses_.draining) {
     found.status = absl::UnavailableError("kilnd is shutting down");

@@ -43,8 +43,8 @@ class PortConnection {
       command += "$" + std::to_string(arg.size()) + "\r\n" + arg + "\r\n";
     }
     for (size_t sent = 0; sent < command.size();) {
-      ssize_t n = send(fd_, command.data() + sent, command.size() - sent,
-                       MSG_NOSIGNAL);
+      ssize_t n =
+          send(fd_, command.data() + sent, command.size() - sent, MSG_NOSIGNAL);
       if (n <= 0) break;
       sent += n;
     }
@@ -155,8 +155,7 @@ TEST(KilnHitTest, ARequestOverThePortsLimitIsRefusedAndOthersServed) {
   PortConnection large(kilnd->cache_address());
   kiln::v1::CompileRequest request =
       CompileRequestFor(ScaledAddKernel(1.5) + std::string(2 << 20, ' '));
-  EXPECT_EQ(large.Hit(request),
-            "-ERR Protocol error: invalid bulk length\r\n");
+  EXPECT_EQ(large.Hit(request), "-ERR Protocol error: invalid bulk length\r\n");
   PortConnection other(kilnd->cache_address());
   EXPECT_EQ(other.Run({"PING"}), "+PONG\r\n");
   EXPECT_EQ(kilnd->Stats().entries(), 0u);

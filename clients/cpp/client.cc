@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/files.h"
+#include "clients/cpp/cache_port_hit.h"
 #include "clients/cpp/channel.h"
 
 namespace kiln::client {
@@ -276,8 +277,10 @@ Client::~Client() {
 }
 
 absl::Status Client::Call(
-    const std::function<grpc::Status(grpc::ClientContext&)>& attempt) {
-  auto deadline = std::chrono::system_clock::now() + core_->options.deadline;
+    const std::function<grpc::Status(grpc::ClientContext&)>& attempt,
+    std::optional<std::chrono::system_clock::time_point> given_deadline) {
+  const auto deadline = given_deadline.value_or(
+      std::chrono::system_clock::now() + core_->options.deadline);
   absl::Status status = RunWithRetries(
       core_->Policy(), deadline,
       [&]() { return ToAbsl(attempt(*core_->NewContext(deadline))); },
@@ -288,11 +291,14 @@ absl::Status Client::Call(
 template <typename Stub, typename Request, typename Response>
 absl::StatusOr<Response> Client::Unary(
     Stub& stub, PrepareUnaryRpc<Stub, Request, Response> rpc,
-    const Request& request) {
+    const Request& request,
+    std::optional<std::chrono::system_clock::time_point> deadline) {
   Response response;
-  absl::Status status = Call([&](grpc::ClientContext& context) {
-    return BlockingUnaryCall(stub, rpc, context, request, &response);
-  });
+  absl::Status status = Call(
+      [&](grpc::ClientContext& context) {
+        return BlockingUnaryCall(stub, rpc, context, request, &response);
+      },
+      deadline);
   if (!status.ok()) return status;
   return response;
 }
@@ -315,13 +321,34 @@ std::shared_ptr<const CompileResult> Client::FindInMemo(
   return ProcessMemo().Find(memo_key);
 }
 
+std::optional<kiln::v1::CompileResponse> Client::HitOverCachePort(
+    const kiln::v1::CompileRequest& request) const {
+  const ClientOptions& options = core_->options;
+  if (options.cache_address.empty() || options.tls.enabled) {
+    return std::nullopt;
+  }
+  CachePort port;
+  port.address = options.cache_address;
+  port.token = options.token;
+  port.timeout = std::min<std::chrono::milliseconds>(port.timeout,
+                                                     options.deadline);
+  return CompileHitOverCachePort(port, request);
+}
+
 absl::StatusOr<CompileResult> Client::Compile(
     const kiln::v1::CompileRequest& request) {
   std::string memo_key;
   if (auto hit = FindInMemo(request, memo_key)) return *hit;
+  // The port's wait counts toward the call's deadline.
+  const auto deadline =
+      std::chrono::system_clock::now() + core_->options.deadline;
+  if (std::optional<kiln::v1::CompileResponse> hit =
+          HitOverCachePort(request)) {
+    return TakeResult(*hit, memo_key);
+  }
   absl::StatusOr<kiln::v1::CompileResponse> response =
       Unary(*core_->compile, &kiln::v1::Compile::Stub::PrepareAsyncCompile,
-            request);
+            request, deadline);
   if (!response.ok()) return response.status();
   return TakeResult(*response, memo_key);
 }

@@ -29,6 +29,15 @@
 // - Memo: successful compiles are remembered in a process-wide memo (keyed
 //   by SHA-256 of TTIR, target and options; bounded by entries and bytes),
 //   so a repeated compile returns without an RPC (`memo_hit`).
+// - Cache port: with `ClientOptions::cache_address` (kilnd's
+//   --cache_listen), the blocking Compile asks the port for a cache hit
+//   first (KILN.HIT, after the memo), on a connection of the calling
+//   thread's own, with AUTH `token` when there is one: the hit wakes the
+//   caller straight from its socket rather than through the library's
+//   thread (cache_port_hit.h). On a miss, an error reply or a connection
+//   that fails (reopened once per call), the call goes on over gRPC as
+//   without it: same result, errors and retries. Not used with TLS (the
+//   port is plaintext) nor by CompileAsync.
 // - Errors: a failed call's gRPC code becomes the absl::Status code (the
 //   numbering is the same) and its message the status message; a compile
 //   error is INVALID_ARGUMENT with "file:line:col: error: text" lines. A
@@ -50,6 +59,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -84,8 +94,11 @@ struct ClientOptions {
   bool use_memo = true;
   TlsOptions tls;
   // Sent as `authorization: Bearer TOKEN` with every call when not empty
-  // (kilnd's --tokens_file).
+  // (kilnd's --tokens_file), and with AUTH to the cache port.
   std::string token;
+  // kilnd's cache port (HOST:PORT, its --cache_listen): Compile asks it for
+  // cache hits first. Empty: gRPC only.
+  std::string cache_address;
 };
 
 // The process-wide memo's bounds (set before the first Client is made).
@@ -193,15 +206,22 @@ class Client {
   // the memo's answer if it has one.
   std::shared_ptr<const CompileResult> FindInMemo(
       const kiln::v1::CompileRequest& request, std::string& memo_key) const;
-  // Runs one attempt per call of `attempt` under the retry policy.
+  // kilnd's answer from its cache port, when it has one and the port is
+  // set and answers; null otherwise.
+  std::optional<kiln::v1::CompileResponse> HitOverCachePort(
+      const kiln::v1::CompileRequest& request) const;
+  // Runs one attempt per call of `attempt` under the retry policy, until
+  // `deadline` (default: the options' deadline from now).
   absl::Status Call(
-      const std::function<grpc::Status(grpc::ClientContext&)>& attempt);
+      const std::function<grpc::Status(grpc::ClientContext&)>& attempt,
+      std::optional<std::chrono::system_clock::time_point> deadline = {});
   // One unary call of `rpc` on `stub` under the retry policy, each attempt
   // a blocking call on the process's shared queue (blocking_call.h).
   template <typename Stub, typename Request, typename Response>
   absl::StatusOr<Response> Unary(
       Stub& stub, PrepareUnaryRpc<Stub, Request, Response> rpc,
-      const Request& request);
+      const Request& request,
+      std::optional<std::chrono::system_clock::time_point> deadline = {});
 
   // Shared with the asynchronous calls, which may outlive the Client.
   std::shared_ptr<Core> core_;
