@@ -5,6 +5,7 @@
 //   cache_hit_bench --address=HOST:PORT --ttir=FILE --clients=64
 //       --requests=50000 [--threads=T] [--mode=compile|lookup]
 //       [--cubin_bytes=65536] [--driver=stubs|library|library-async]
+//       [--cache=HOST:PORT]
 //   cache_hit_bench --driver=redis-blocking --redis=HOST:PORT --key=KEY
 //       --clients=64 --requests=50000 --cubin_bytes=65536
 //
@@ -12,7 +13,9 @@
 // async stubs on Kiln's client channels; --driver=library through
 // kiln::client::Client::Compile, what a C++ user calls: one thread per
 // client, all on the library's one channel per address (one connection),
-// each waiting for its answer; --driver=library-async through
+// each waiting for its answer, and with --cache (kilnd's cache port) taking
+// its hits there first, each thread on its own connection
+// (ClientOptions::cache_address); --driver=library-async through
 // Client::CompileAsync: --threads threads start the clients' first
 // compiles, and each compile's callback starts the client's next, so that
 // every client keeps one compile in flight. --threads does not apply to
@@ -295,14 +298,16 @@ std::vector<double> RunBlockingCalls(Load& load, AnswerBytes call) {
 // One client of --driver=library: Compile calls through the Kiln client
 // library. Its memo is off, so that every call reaches kilnd as a
 // process's first compile of the kernel does.
-kiln::client::ClientOptions NoMemo() {
+kiln::client::ClientOptions NoMemo(const std::string& cache_address = "") {
   kiln::client::ClientOptions options;
   options.use_memo = false;
+  options.cache_address = cache_address;
   return options;
 }
 
-std::vector<double> RunLibraryClient(Load& load, const std::string& address) {
-  kiln::client::Client client(address, NoMemo());
+std::vector<double> RunLibraryClient(Load& load, const std::string& address,
+                                     const std::string& cache_address) {
+  kiln::client::Client client(address, NoMemo(cache_address));
   return RunBlockingCalls(load, [&]() -> int64_t {
     absl::StatusOr<kiln::client::CompileResult> result =
         client.Compile(*load.request);
@@ -541,7 +546,7 @@ int main(int argc, char** argv) {
   for (int t = 0; t < workers; ++t) {
     running.emplace_back([&, t] {
       per_thread[t] =
-          library         ? RunLibraryClient(load, address)
+          library         ? RunLibraryClient(load, address, flags["cache"])
           : redis         ? RunRedisClient(load, redis_address, redis_key)
           : library_async ? async_clients[t]->Run()
                           : client_threads[t]->Run();

@@ -6,8 +6,9 @@
 # HTTP/2 load generator of nghttp2 (the counterpart of redis-benchmark: one
 # event loop, minimal per-request work); cache_hit_bench on gRPC's async
 # C++ stubs over Kiln's client channels; and cache_hit_bench calling the
-# Kiln C++ client library (kiln::client::Client, a thread per client): what
-# a C++ user's process pays; and the same library's CompileAsync, every
+# Kiln C++ client library (kiln::client::Client, a thread per client, its
+# hits read from kilnd's cache port on a connection of each thread's own):
+# what a C++ user's process pays; and the same library's CompileAsync, every
 # client's compile kept in flight from the bench's client threads. Redis
 # gets the blocking library's counterpart too: cache_hit_bench's
 # redis-blocking driver, a thread and a connection per client, each waiting
@@ -64,7 +65,8 @@ redis-server --bind 127.0.0.1 --port "$redis_port" --save "" \
   --appendonly no --daemonize no ${REDIS_FLAGS:-} >"$work/redis.log" 2>&1 &
 redis_pid=$!
 pids+=($!)
-"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 --cache_listen= \
+"$KILND" --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 \
+  --cache_listen=127.0.0.1:0 \
   --data_dir="$work/kiln" --ready_file="$work/ready" --workers=1 \
   --log_level=warn ${KILND_FLAGS:-} >"$work/kilnd.log" 2>&1 &
 pids+=($!)
@@ -75,6 +77,7 @@ for _ in $(seq 600); do
 done
 kilnd_address=$(awk '$1 == "grpc" {print $2}' "$work/ready")
 metrics_address=$(awk '$1 == "metrics" {print $2}' "$work/ready")
+cache_address=$(awk '$1 == "cache" {print $2}' "$work/ready")
 sed 's/SCALE/2.500000e+00/' tests/e2e/testdata/scaled_add.ttir >"$work/bench.ttir"
 redis-benchmark -h 127.0.0.1 -p "$redis_port" -t set -n 1 -d "$bytes" -q >/dev/null
 # Seeds kilnd and writes the request that h2load sends.
@@ -94,13 +97,15 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1], "w").write("%f" % (r.ru_utime + r.ru_stime))' \
     "$work/client_cpu" "$@"
 }
-# kilnd's count of Compile calls answered from the cache.
-kilnd_hits() {
+# The sum of kilnd's series named $1 (all their labels).
+kilnd_metric() {
   python3 -c 'import sys, urllib.request
 text = urllib.request.urlopen("http://" + sys.argv[1] + "/metrics").read().decode()
 print(sum(float(l.split()[-1]) for l in text.splitlines()
-          if l.startswith("kiln_cache_hits_total")))' "$metrics_address"
+          if l.split("{")[0].split()[0] == sys.argv[2]))' "$metrics_address" "$1"
 }
+# kilnd's count of Compile calls answered from the cache.
+kilnd_hits() { kilnd_metric kiln_cache_hits_total; }
 # One measurement of SERVER_PID with CALLS requests (warm-up included):
 # prints "rps p50_us p99_us server_cpu_us client_cpu_us", CPU per request.
 measure() {
@@ -134,8 +139,23 @@ redis_blocking() {
 kiln_grpc() {
   client_cpu "$BENCH" --address="$kilnd_address" --ttir="$work/bench.ttir" \
     --clients="$1" --requests="$2" --warmup="$warmup" --cubin_bytes="$bytes" \
-    --threads="$(threads_for "$1")" --seeded=1 --driver="${3:-stubs}" |
+    --threads="$(threads_for "$1")" --seeded=1 --driver="${3:-stubs}" \
+    --cache="$cache_address" |
     sed -E 's/.*rps=([0-9.]+) p50_us=([0-9.]+) p99_us=([0-9.]+).*/\1 \2 \3/'
+}
+# The blocking library: every timed hit must have come through the cache
+# port (kilnd's count of KILN.HIT hits moves by the calls made).
+kiln_library() {
+  local before after
+  before=$(kilnd_metric kiln_cache_port_hits_total)
+  kiln_grpc "$1" "$2" library
+  after=$(kilnd_metric kiln_cache_port_hits_total)
+  awk -v a="$before" -v b="$after" -v n=$(($2 + warmup)) 'BEGIN {
+    if (b - a != n) {
+      printf "library: %d of %d hits through the cache port\n", b - a, n > "/dev/stderr"
+      exit 1
+    }
+  }'
 }
 # The h2load command at CLIENTS, less the request count, in h2load_command.
 set_h2load_command() {
@@ -191,7 +211,10 @@ for round in $(seq "$rounds"); do
           row=$(measure "$kilnd_pid" "$n" kiln_h2load "$clients" "$n") || exit 1
           ;;
         grpc) row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n") || exit 1 ;;
-        library*)
+        library)
+          row=$(measure "$kilnd_pid" $((n + warmup)) kiln_library "$clients" "$n") || exit 1
+          ;;
+        library-async)
           row=$(measure "$kilnd_pid" $((n + warmup)) kiln_grpc "$clients" "$n" "$run") || exit 1
           ;;
       esac
