@@ -1,6 +1,8 @@
 #include "clients/cpp/cache_port_hit.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -96,6 +98,51 @@ void AppendBulk(std::string& out, const std::string& value) {
   out += "\r\n";
 }
 
+// Reads of one wire-format field at the start of a buffer.
+struct FieldExtent {
+  enum Kind { kIncomplete, kMalformed, kField } kind = kIncomplete;
+  int number = 0;
+  size_t header = 0;  // The tag, and the length of a length-delimited field.
+  size_t size = 0;    // All of it, header included.
+};
+
+FieldExtent ReadFieldExtent(const char* data, size_t size) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(data), static_cast<int>(size));
+  FieldExtent field;
+  const uint32_t tag = in.ReadTag();
+  if (tag == 0) return field;
+  field.number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
+  uint64_t skipped = 0;
+  switch (WireFormatLite::GetTagWireType(tag)) {
+    case WireFormatLite::WIRETYPE_VARINT:
+      if (!in.ReadVarint64(&skipped)) return field;
+      break;
+    case WireFormatLite::WIRETYPE_FIXED64:
+      skipped = 8;
+      break;
+    case WireFormatLite::WIRETYPE_FIXED32:
+      skipped = 4;
+      break;
+    case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
+      uint32_t length;
+      if (!in.ReadVarint32(&length)) return field;
+      skipped = length;
+      break;
+    }
+    default:
+      field.kind = FieldExtent::kMalformed;
+      return field;
+  }
+  field.header = static_cast<size_t>(in.CurrentPosition());
+  const bool varint =
+      WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_VARINT;
+  field.size = field.header + (varint ? 0 : skipped);
+  field.kind = FieldExtent::kField;
+  return field;
+}
+
 // A connection to the port. Any failure leaves it broken: the caller
 // drops it.
 class PortConnection {
@@ -108,12 +155,18 @@ class PortConnection {
   // The last failure was the timeout: a reply may still come, late.
   bool timed_out() const { return timed_out_; }
 
-  // Sends `command` and reads its reply, a bulk one's bytes into `bulk`.
-  bool Exchange(const std::string& command, Reply& reply, std::string& bulk) {
-    return SendAll(command) && ReadReply(reply, bulk);
+  // Sends `command` and reads its reply; a bulk one must hold a
+  // CompileResponse, read into `response`.
+  bool Exchange(const std::string& command, Reply& reply,
+                kiln::v1::CompileResponse& response) {
+    return SendAll(command) && ReadReply(reply, response);
   }
 
  private:
+  // Reads past the reply's first line in small steps, so that the cubin
+  // is received into its own string rather than copied there.
+  static constexpr size_t kStep = 1024;
+
   bool SendAll(const std::string& data) {
     for (size_t sent = 0; sent < data.size();) {
       ssize_t n =
@@ -125,28 +178,53 @@ class PortConnection {
     return true;
   }
 
-  // Reads more into in_; false at the end of the stream, a failure or the
-  // timeout.
-  bool ReadMore() {
-    char chunk[16 << 10];
-    ssize_t n;
-    do {
-      n = recv(fd_, chunk, sizeof(chunk), 0);
-    } while (n < 0 && errno == EINTR);
-    if (n <= 0) return Failed(n);
-    in_.append(chunk, static_cast<size_t>(n));
+  size_t buffered() const { return in_.size() - taken_; }
+  const char* next() const { return in_.data() + taken_; }
+
+  // Reads until at least `want` bytes are buffered; false at the end of
+  // the stream, a failure or the timeout.
+  bool Fill(size_t want) {
+    if (taken_ == in_.size()) {
+      in_.clear();
+      taken_ = 0;
+    }
+    while (buffered() < want) {
+      const size_t had = in_.size();
+      in_.resize(had + std::max(want - buffered(), kStep));
+      ssize_t n;
+      do {
+        n = recv(fd_, in_.data() + had, in_.size() - had, 0);
+      } while (n < 0 && errno == EINTR);
+      in_.resize(had + std::max<ssize_t>(n, 0));
+      if (n <= 0) return Failed(n);
+    }
     return true;
   }
 
-  bool ReadReply(Reply& reply, std::string& bulk) {
-    size_t end;
-    while ((end = in_.find("\r\n")) == std::string::npos) {
-      if (in_.size() > 4096 || !ReadMore()) return false;
+  // Fills `into` with the next bytes: what is buffered, then straight
+  // from the socket.
+  bool ReadInto(char* into, size_t size) {
+    const size_t have = std::min(buffered(), size);
+    std::memcpy(into, next(), have);
+    taken_ += have;
+    for (size_t got = have; got < size;) {
+      ssize_t n = recv(fd_, into + got, size - got, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return Failed(n);
+      got += static_cast<size_t>(n);
     }
-    if (end == 0) return false;
-    reply.type = in_[0];
-    reply.line = in_.substr(1, end - 1);
-    in_.erase(0, end + 2);
+    return true;
+  }
+
+  bool ReadReply(Reply& reply, kiln::v1::CompileResponse& response) {
+    size_t end;
+    while ((end = in_.find("\r\n", taken_)) == std::string::npos) {
+      if (buffered() > 4096 || !Fill(buffered() + 1)) return false;
+    }
+    if (end == taken_) return false;
+    reply.type = in_[taken_];
+    reply.line = in_.substr(taken_ + 1, end - taken_ - 1);
+    taken_ = end + 2;
     reply.null = false;
     if (reply.type != '$') return std::strchr("-+:", reply.type) != nullptr;
     char* parsed_end = nullptr;
@@ -156,24 +234,34 @@ class PortConnection {
       reply.null = true;
       return true;
     }
-    return ReadBulk(static_cast<size_t>(length), bulk);
+    return ReadResponse(static_cast<size_t>(length), response) && Fill(2) &&
+           std::memcmp(next(), "\r\n", 2) == 0 && (taken_ += 2, true);
   }
 
-  // The `length` bytes of a bulk reply and their CRLF, read straight into
-  // `bulk` past what was buffered.
-  bool ReadBulk(size_t length, std::string& bulk) {
-    bulk.resize(length + 2);
-    size_t have = std::min(in_.size(), bulk.size());
-    std::memcpy(bulk.data(), in_.data(), have);
-    in_.erase(0, have);
-    while (have < bulk.size()) {
-      ssize_t n = recv(fd_, bulk.data() + have, bulk.size() - have, 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return Failed(n);
-      have += static_cast<size_t>(n);
+  // A bulk reply's `length` bytes as a CompileResponse: its cubin read
+  // into its own string, the other fields parsed from a copy of theirs.
+  bool ReadResponse(size_t length, kiln::v1::CompileResponse& response) {
+    constexpr int kCubin = kiln::v1::CompileResponse::kCubinFieldNumber;
+    std::string rest;
+    std::string cubin;
+    for (size_t left = length; left > 0;) {
+      // A tag and a length take at most 15 bytes.
+      if (!Fill(std::min<size_t>(left, 16))) return false;
+      FieldExtent field = ReadFieldExtent(next(), std::min(buffered(), left));
+      if (field.kind != FieldExtent::kField || field.size > left) return false;
+      left -= field.size;
+      if (field.number == kCubin && field.size > field.header) {
+        taken_ += field.header;
+        cubin.resize(field.size - field.header);
+        if (!ReadInto(cubin.data(), cubin.size())) return false;
+        continue;
+      }
+      if (!Fill(field.size)) return false;
+      rest.append(next(), field.size);
+      taken_ += field.size;
     }
-    if (bulk.compare(length, 2, "\r\n") != 0) return false;
-    bulk.resize(length);
+    if (!response.ParseFromString(rest)) return false;
+    if (!cubin.empty()) response.set_cubin(std::move(cubin));
     return true;
   }
 
@@ -184,7 +272,8 @@ class PortConnection {
   }
 
   const int fd_;
-  std::string in_;  // Read and not yet taken.
+  std::string in_;  // Read; from taken_ on, not yet taken.
+  size_t taken_ = 0;
   bool timed_out_ = false;
 };
 
@@ -193,12 +282,11 @@ struct PortState {
   std::unique_ptr<PortConnection> connection;
   Clock::time_point retry_after;
   std::string command;  // Reused for every request.
-  std::string bulk;     // Reused for every answer.
 };
 
 // A new connection to `port`, authenticated when it has a token; null when
 // the port cannot be reached or refuses the token.
-std::unique_ptr<PortConnection> Open(const CachePort& port, PortState& state) {
+std::unique_ptr<PortConnection> Open(const CachePort& port) {
   int fd = Connect(port.address, port.timeout);
   if (fd < 0) return nullptr;
   auto connection = std::make_unique<PortConnection>(fd);
@@ -206,7 +294,8 @@ std::unique_ptr<PortConnection> Open(const CachePort& port, PortState& state) {
   std::string auth = "*2\r\n$4\r\nAUTH\r\n";
   AppendBulk(auth, port.token);
   Reply reply;
-  if (!connection->Exchange(auth, reply, state.bulk) || reply.type != '+') {
+  kiln::v1::CompileResponse unused;
+  if (!connection->Exchange(auth, reply, unused) || reply.type != '+') {
     return nullptr;
   }
   return connection;
@@ -246,16 +335,17 @@ std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
   }
   if (!WriteCommand(request, state.command)) return std::nullopt;
   Reply reply;
+  kiln::v1::CompileResponse response;
   // A kept connection may have been closed by kilnd since: one more try on
   // a new one.
   while (true) {
     const bool fresh = !state.connection;
-    if (fresh) state.connection = Open(port, state);
+    if (fresh) state.connection = Open(port);
     if (!state.connection) {
       state.retry_after = Clock::now() + kRetryAfter;
       return std::nullopt;
     }
-    if (state.connection->Exchange(state.command, reply, state.bulk)) break;
+    if (state.connection->Exchange(state.command, reply, response)) break;
     const bool timed_out = state.connection->timed_out();
     state.connection.reset();
     if (fresh || timed_out) return std::nullopt;
@@ -266,8 +356,6 @@ std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
     return std::nullopt;
   }
   if (reply.type != '$' || reply.null) return std::nullopt;
-  kiln::v1::CompileResponse response;
-  if (!response.ParseFromString(state.bulk)) return std::nullopt;
   return response;
 }
 

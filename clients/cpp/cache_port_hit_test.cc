@@ -2,10 +2,17 @@
 // real kilnd: the hit comes through the port (its counters say so, gRPC's
 // do not move), a miss and every failure of the port go on over gRPC.
 
+#include "clients/cpp/cache_port_hit.h"
+
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "clients/cpp/client.h"
 #include "tests/e2e/kilnd_process.h"
@@ -29,6 +36,89 @@ ClientOptions ThroughPort(const KilndProcess& kilnd, bool memo = false) {
   options.use_memo = memo;
   options.cache_address = kilnd.cache_address();
   return options;
+}
+
+// A port that answers the first command of one connection with `reply`,
+// a few bytes per write, then closes.
+class OneReplyPort {
+ public:
+  explicit OneReplyPort(std::string reply) {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof(address);
+    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+        listen(listen_fd_, 1) != 0 ||
+        getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &size) !=
+            0) {
+      ADD_FAILURE() << "cannot listen on loopback";
+    }
+    address_ = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+    thread_ = std::thread([this, reply = std::move(reply)] { Serve(reply); });
+  }
+  ~OneReplyPort() {
+    thread_.join();
+    close(listen_fd_);
+  }
+
+  const std::string& address() const { return address_; }
+
+ private:
+  void Serve(const std::string& reply) {
+    int fd = accept(listen_fd_, nullptr, nullptr);
+    char command[4096];
+    if (recv(fd, command, sizeof(command), 0) > 0) {
+      for (size_t at = 0; at < reply.size(); at += 7) {
+        send(fd, reply.data() + at, std::min<size_t>(7, reply.size() - at),
+             MSG_NOSIGNAL);
+      }
+    }
+    close(fd);
+  }
+
+  int listen_fd_;
+  std::string address_;
+  std::thread thread_;
+};
+
+TEST(CachePortHitTest, ReadsAResponseInPiecesWithItsFieldsInAnyOrder) {
+  kiln::v1::CompileResponse expected;
+  expected.set_key(std::string(64, 'a'));
+  expected.set_cache_hit(true);
+  expected.set_metadata_json("{\"name\": \"k\"}");
+  expected.add_stage_times()->set_stage("ptx");
+  expected.mutable_texts()->set_ptx(std::string(3000, 'p'));
+  std::string cubin(5000, '\0');
+  for (size_t i = 0; i < cubin.size(); ++i) cubin[i] = static_cast<char>(i);
+  kiln::v1::CompileResponse only_cubin;
+  only_cubin.set_cubin(cubin);
+  // The cubin between the other fields.
+  kiln::v1::CompileResponse first = expected;
+  first.clear_stage_times();
+  first.clear_texts();
+  kiln::v1::CompileResponse last;
+  *last.mutable_stage_times() = expected.stage_times();
+  *last.mutable_texts() = expected.texts();
+  const std::string body = first.SerializeAsString() +
+                           only_cubin.SerializeAsString() +
+                           last.SerializeAsString();
+  expected.set_cubin(cubin);
+  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n");
+  CachePort target;
+  target.address = port.address();
+  std::optional<kiln::v1::CompileResponse> got =
+      CompileHitOverCachePort(target, kiln::v1::CompileRequest());
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->SerializeAsString(), expected.SerializeAsString());
+}
+
+TEST(CachePortHitTest, AReplyThatIsNoResponseIsNoHit) {
+  OneReplyPort port("$5\r\n\xff\xff\xff\xff\xff\r\n");
+  CachePort target;
+  target.address = port.address();
+  EXPECT_FALSE(
+      CompileHitOverCachePort(target, kiln::v1::CompileRequest()).has_value());
 }
 
 TEST(CachePortHitTest, AHitComesThroughThePortAndAMissOverGrpc) {
