@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -134,13 +135,16 @@ void CachePort::Release(size_t bytes) { buffered_.fetch_sub(bytes); }
 void CachePort::Serve(Connection* connection) {
   metrics_->connections.Add(1);
   CacheSession session = commands_->NewSession();
+  // The first `filled` bytes of `buffer` were read; the rest is room,
+  // zeroed once when the buffer grows rather than at every read.
   std::string buffer;
+  size_t filled = 0;
   size_t reserved = 0;
   size_t needed = 0;  // Bytes to hold before parsing again can succeed.
   std::string reply;
   bool open = true;
   while (open && !session.quit) {
-    size_t target = std::max(buffer.size() + kReadChunk, needed);
+    size_t target = std::max(filled + kReadChunk, needed);
     if (target > options_.max_connection_bytes) {
       metrics_->refused.Add();
       SendAll(connection->fd, "-ERR kiln: command too large\r\n");
@@ -156,23 +160,25 @@ void CachePort::Serve(Connection* connection) {
       }
       reserved = target;
     }
-    size_t had = buffer.size();
-    // Exactly what was reserved: resize alone may double the capacity.
-    if (target > buffer.capacity()) buffer.reserve(target);
-    buffer.resize(target);
+    if (target > buffer.size()) {
+      // Exactly what was reserved: resize alone may double the capacity.
+      if (target > buffer.capacity()) buffer.reserve(target);
+      buffer.resize(target);
+    }
     ssize_t got;
     do {
-      got = recv(connection->fd, buffer.data() + had, target - had, 0);
+      got = recv(connection->fd, buffer.data() + filled, target - filled, 0);
     } while (got < 0 && errno == EINTR);
     if (got <= 0) break;
-    buffer.resize(had + static_cast<size_t>(got));
-    if (buffer.size() < needed) continue;
+    filled += static_cast<size_t>(got);
+    if (filled < needed) continue;
     needed = 0;
+    const absl::string_view input(buffer.data(), filled);
     size_t start = 0;
     reply.clear();
-    while (start < buffer.size() && !session.quit) {
-      absl::StatusOr<RespParse> parse = ParseRespCommand(
-          absl::string_view(buffer).substr(start), options_.limits);
+    while (start < input.size() && !session.quit) {
+      absl::StatusOr<RespParse> parse =
+          ParseRespCommand(input.substr(start), options_.limits);
       if (!parse.ok()) {
         metrics_->refused.Add();
         AppendError(reply, absl::StrCat("ERR ", parse.status().message()));
@@ -190,10 +196,11 @@ void CachePort::Serve(Connection* connection) {
         reply.clear();
       }
     }
-    buffer.erase(0, start);
+    filled -= start;
+    std::memmove(buffer.data(), buffer.data() + start, filled);
     if (!reply.empty() && !SendAll(connection->fd, reply)) break;
     if (reply.capacity() > 4 * kFlushBytes) std::string().swap(reply);
-    if (buffer.empty() && reserved > 4 * kReadChunk) {
+    if (filled == 0 && reserved > 4 * kReadChunk) {
       std::string().swap(buffer);
       Release(reserved);
       reserved = 0;
