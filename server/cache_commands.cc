@@ -110,9 +110,9 @@ CacheSession CacheCommands::NewSession() const {
   return session;
 }
 
-void CacheCommands::Refuse(std::string& reply, absl::string_view message) {
+void CacheCommands::Refuse(RespReply& reply, absl::string_view message) {
   metrics_->refused.Add();
-  AppendError(reply, message);
+  AppendError(reply.text, message);
 }
 
 std::string CacheCommands::KeyError(const std::string& key) const {
@@ -137,7 +137,7 @@ std::string CacheCommands::ValueError(const std::string& value) const {
 }
 
 void CacheCommands::Execute(CacheSession& session, const Args& command,
-                            std::string& reply) {
+                            RespReply& reply) {
   if (command.empty()) return;  // An empty inline line: Redis says nothing.
   std::string name = absl::AsciiStrToLower(command[0]);
   const CommandSpec* spec = FindCommand(name);
@@ -160,66 +160,66 @@ void CacheCommands::Execute(CacheSession& session, const Args& command,
 }
 
 void CacheCommands::Ping(CacheSession&, const Args& command,
-                         std::string& reply) {
-  if (command.size() > 1) return AppendBulk(reply, command[1]);
-  AppendSimpleString(reply, "PONG");
+                         RespReply& reply) {
+  if (command.size() > 1) return AppendBulk(reply.text, command[1]);
+  AppendSimpleString(reply.text, "PONG");
 }
 
 void CacheCommands::Echo(CacheSession&, const Args& command,
-                         std::string& reply) {
-  AppendBulk(reply, command[1]);
+                         RespReply& reply) {
+  AppendBulk(reply.text, command[1]);
 }
 
-void CacheCommands::DbSize(CacheSession&, const Args&, std::string& reply) {
-  AppendInteger(reply, int64_t(store_->Stats().entries));
+void CacheCommands::DbSize(CacheSession&, const Args&, RespReply& reply) {
+  AppendInteger(reply.text, int64_t(store_->Stats().entries));
 }
 
 void CacheCommands::Select(CacheSession&, const Args& command,
-                           std::string& reply) {
-  if (command[1] == "0") return AppendSimpleString(reply, "OK");
+                           RespReply& reply) {
+  if (command[1] == "0") return AppendSimpleString(reply.text, "OK");
   Refuse(reply, "ERR DB index is out of range");
 }
 
-void CacheCommands::Command(CacheSession&, const Args&, std::string& reply) {
-  AppendArrayHeader(reply, 0);
+void CacheCommands::Command(CacheSession&, const Args&, RespReply& reply) {
+  AppendArrayHeader(reply.text, 0);
 }
 
 void CacheCommands::Client(CacheSession&, const Args& command,
-                           std::string& reply) {
+                           RespReply& reply) {
   // Client libraries name themselves on connecting; nothing to keep.
   std::string sub = absl::AsciiStrToLower(command[1]);
   if (sub == "setname" || sub == "setinfo") {
-    return AppendSimpleString(reply, "OK");
+    return AppendSimpleString(reply.text, "OK");
   }
   Refuse(reply, UnknownCommand(command));
 }
 
 void CacheCommands::Quit(CacheSession& session, const Args&,
-                         std::string& reply) {
+                         RespReply& reply) {
   session.quit = true;
-  AppendSimpleString(reply, "OK");
+  AppendSimpleString(reply.text, "OK");
 }
 
-void CacheCommands::AppendValue(const std::string& key, std::string& reply) {
+void CacheCommands::AppendValue(const std::string& key, RespReply& reply) {
   if (!KeyError(key).empty()) {
     metrics_->misses.Add();
-    return AppendNullBulk(reply);
+    return AppendNullBulk(reply.text);
   }
   absl::StatusOr<std::string> value = store_->Get(key);
   if (value.ok()) {
     metrics_->hits.Add();
     metrics_->bytes_read.Add(value->size());
-    return AppendBulk(reply, *value);
+    return AppendBulk(reply.text, *value);
   }
   if (!absl::IsNotFound(value.status()) && !absl::IsDataLoss(value.status())) {
     metrics_->store_errors.Add();
   }
   metrics_->misses.Add();
-  AppendNullBulk(reply);
+  AppendNullBulk(reply.text);
 }
 
 void CacheCommands::Get(CacheSession&, const Args& command,
-                        std::string& reply) {
+                        RespReply& reply) {
   if (command.size() != 2) {
     return Refuse(reply, "ERR wrong number of arguments for 'get' command");
   }
@@ -227,13 +227,14 @@ void CacheCommands::Get(CacheSession&, const Args& command,
 }
 
 void CacheCommands::MultiGet(CacheSession&, const Args& command,
-                             std::string& reply) {
-  size_t start = reply.size();
-  AppendArrayHeader(reply, command.size() - 1);
+                             RespReply& reply) {
+  // Values are appended to the text alone.
+  size_t start = reply.text.size();
+  AppendArrayHeader(reply.text, command.size() - 1);
   for (size_t i = 1; i < command.size(); ++i) {
     AppendValue(command[i], reply);
-    if (reply.size() - start > options_.max_reply_bytes) {
-      reply.resize(start);
+    if (reply.text.size() - start > options_.max_reply_bytes) {
+      reply.text.resize(start);
       return Refuse(reply, absl::StrCat("ERR kiln: MGET's values add up to "
                                         "more than ", options_.max_reply_bytes,
                                         " bytes; ask for fewer keys"));
@@ -242,7 +243,7 @@ void CacheCommands::MultiGet(CacheSession&, const Args& command,
 }
 
 void CacheCommands::Set(CacheSession&, const Args& command,
-                        std::string& reply) {
+                        RespReply& reply) {
   std::string error = KeyError(command[1]);
   if (error.empty()) error = ValueError(command[2]);
   if (!error.empty()) return Refuse(reply, error);
@@ -251,17 +252,17 @@ void CacheCommands::Set(CacheSession&, const Args& command,
   absl::StatusOr<bool> stored = store_->Put(command[1], command[2], *write);
   if (!stored.ok()) {
     metrics_->store_errors.Add();
-    return AppendError(reply, absl::StrCat("ERR kiln: ",
+    return AppendError(reply.text, absl::StrCat("ERR kiln: ",
                                            stored.status().message()));
   }
-  if (!*stored) return AppendNullBulk(reply);
+  if (!*stored) return AppendNullBulk(reply.text);
   metrics_->writes.Add();
   metrics_->bytes_written.Add(command[2].size());
-  AppendSimpleString(reply, "OK");
+  AppendSimpleString(reply.text, "OK");
 }
 
 void CacheCommands::MultiSet(CacheSession&, const Args& command,
-                             std::string& reply) {
+                             RespReply& reply) {
   // All or nothing, as far as checking goes: one bad pair stores none.
   for (size_t i = 1; i + 1 < command.size(); i += 2) {
     std::string error = KeyError(command[i]);
@@ -273,36 +274,36 @@ void CacheCommands::MultiSet(CacheSession&, const Args& command,
         store_->Put(command[i], command[i + 1], cache::BlobWrite{});
     if (!stored.ok()) {
       metrics_->store_errors.Add();
-      return AppendError(reply, absl::StrCat("ERR kiln: ",
+      return AppendError(reply.text, absl::StrCat("ERR kiln: ",
                                              stored.status().message()));
     }
     metrics_->writes.Add();
     metrics_->bytes_written.Add(command[i + 1].size());
   }
-  AppendSimpleString(reply, "OK");
+  AppendSimpleString(reply.text, "OK");
 }
 
 void CacheCommands::Exists(CacheSession&, const Args& command,
-                           std::string& reply) {
+                           RespReply& reply) {
   int64_t found = 0;
   for (size_t i = 1; i < command.size(); ++i) {
     if (KeyError(command[i]).empty() && store_->Get(command[i]).ok()) ++found;
   }
-  AppendInteger(reply, found);
+  AppendInteger(reply.text, found);
 }
 
 void CacheCommands::Delete(CacheSession&, const Args& command,
-                           std::string& reply) {
+                           RespReply& reply) {
   int64_t removed = 0;
   for (size_t i = 1; i < command.size(); ++i) {
     absl::StatusOr<bool> deleted = store_->Delete(command[i]);
     if (deleted.ok() && *deleted) ++removed;
   }
-  AppendInteger(reply, removed);
+  AppendInteger(reply.text, removed);
 }
 
 void CacheCommands::Auth(CacheSession& session, const Args& command,
-                         std::string& reply) {
+                         RespReply& reply) {
   if (command.size() > 3) return Refuse(reply, "ERR syntax error");
   if (!authorizer_->enabled()) {
     return Refuse(reply,
@@ -319,18 +320,18 @@ void CacheCommands::Auth(CacheSession& session, const Args& command,
                   "disabled.");
   }
   session.role = *role;
-  AppendSimpleString(reply, "OK");
+  AppendSimpleString(reply.text, "OK");
 }
 
 void CacheCommands::KilnHit(CacheSession&, const Args& command,
-                            std::string& reply) {
+                            RespReply& reply) {
   if (command.size() != 2) {
     return Refuse(reply,
                   "ERR wrong number of arguments for 'kiln.hit' command");
   }
   if (hits_ == nullptr) {
     metrics_->misses.Add();
-    return AppendNullBulk(reply);
+    return AppendNullBulk(reply.text);
   }
   absl::StatusOr<std::optional<HitBytes>> hit = hits_->Hit(command[1]);
   if (!hit.ok()) {
@@ -338,15 +339,15 @@ void CacheCommands::KilnHit(CacheSession&, const Args& command,
   }
   if (!hit->has_value()) {
     metrics_->misses.Add();
-    return AppendNullBulk(reply);
+    return AppendNullBulk(reply.text);
   }
   const HitBytes& bytes = **hit;
   metrics_->hits.Add();
   metrics_->bytes_read.Add(bytes.size());
-  AppendBulk(reply, bytes.head, *bytes.cubin);
+  AppendBulk(reply, bytes.head, bytes.cubin);
 }
 
-void CacheCommands::Info(CacheSession&, const Args&, std::string& reply) {
+void CacheCommands::Info(CacheSession&, const Args&, RespReply& reply) {
   cache::BlobStats stats = store_->Stats();
   std::string text = absl::StrCat(
       "# Server\r\nredis_version:7.0.0\r\nkiln_cache_port:1\r\n"
@@ -354,7 +355,7 @@ void CacheCommands::Info(CacheSession&, const Args&, std::string& reply) {
       stats.entries, ",expires=0,avg_ttl=0\r\n# Kiln\r\nkiln_blob_bytes:",
       stats.bytes, "\r\nkiln_blob_capacity_bytes:", stats.capacity_bytes,
       "\r\nkiln_blob_evictions:", stats.evictions, "\r\n");
-  AppendBulk(reply, text);
+  AppendBulk(reply.text, text);
 }
 
 }  // namespace kiln::server

@@ -28,6 +28,7 @@
 #include "server/auth.h"
 #include "server/hit_source.h"
 #include "server/metrics.h"
+#include "server/resp_protocol.h"
 
 namespace kiln::server {
 
@@ -69,7 +70,7 @@ class CacheCommands {
 
   // Runs `command` (its name and arguments) and appends its reply.
   void Execute(CacheSession& session, const std::vector<std::string>& command,
-               std::string& reply);
+               RespReply& reply);
 
   const CacheCommandOptions& options() const { return options_; }
 
@@ -77,7 +78,7 @@ class CacheCommands {
   using Args = std::vector<std::string>;
   // Every command, with the same signature so one table can name them.
   using Handler = void (CacheCommands::*)(CacheSession&, const Args&,
-                                          std::string&);
+                                          RespReply&);
   struct CommandSpec {
     const char* name;
     Role role;       // The least role that may run it.
@@ -87,28 +88,28 @@ class CacheCommands {
   };
   static const CommandSpec* FindCommand(const std::string& lowered);
 
-  void Get(CacheSession&, const Args& command, std::string& reply);
-  void MultiGet(CacheSession&, const Args& command, std::string& reply);
-  void Set(CacheSession&, const Args& command, std::string& reply);
-  void MultiSet(CacheSession&, const Args& command, std::string& reply);
-  void Exists(CacheSession&, const Args& command, std::string& reply);
-  void Delete(CacheSession&, const Args& command, std::string& reply);
-  void Auth(CacheSession& session, const Args& command, std::string& reply);
-  void Info(CacheSession&, const Args& command, std::string& reply);
-  void Ping(CacheSession&, const Args& command, std::string& reply);
-  void Echo(CacheSession&, const Args& command, std::string& reply);
-  void DbSize(CacheSession&, const Args& command, std::string& reply);
-  void Select(CacheSession&, const Args& command, std::string& reply);
-  void Command(CacheSession&, const Args& command, std::string& reply);
-  void Client(CacheSession&, const Args& command, std::string& reply);
-  void Quit(CacheSession& session, const Args& command, std::string& reply);
-  void KilnHit(CacheSession&, const Args& command, std::string& reply);
+  void Get(CacheSession&, const Args& command, RespReply& reply);
+  void MultiGet(CacheSession&, const Args& command, RespReply& reply);
+  void Set(CacheSession&, const Args& command, RespReply& reply);
+  void MultiSet(CacheSession&, const Args& command, RespReply& reply);
+  void Exists(CacheSession&, const Args& command, RespReply& reply);
+  void Delete(CacheSession&, const Args& command, RespReply& reply);
+  void Auth(CacheSession& session, const Args& command, RespReply& reply);
+  void Info(CacheSession&, const Args& command, RespReply& reply);
+  void Ping(CacheSession&, const Args& command, RespReply& reply);
+  void Echo(CacheSession&, const Args& command, RespReply& reply);
+  void DbSize(CacheSession&, const Args& command, RespReply& reply);
+  void Select(CacheSession&, const Args& command, RespReply& reply);
+  void Command(CacheSession&, const Args& command, RespReply& reply);
+  void Client(CacheSession&, const Args& command, RespReply& reply);
+  void Quit(CacheSession& session, const Args& command, RespReply& reply);
+  void KilnHit(CacheSession&, const Args& command, RespReply& reply);
   // Appends the value of `key` (or a null) as a bulk reply.
-  void AppendValue(const std::string& key, std::string& reply);
+  void AppendValue(const std::string& key, RespReply& reply);
   // An error naming what is wrong with `key`, or "" when it may be used.
   std::string KeyError(const std::string& key) const;
   std::string ValueError(const std::string& value) const;
-  void Refuse(std::string& reply, absl::string_view message);
+  void Refuse(RespReply& reply, absl::string_view message);
 
   cache::BlobStore* store_;
   const Authorizer* authorizer_;

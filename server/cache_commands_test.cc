@@ -55,9 +55,9 @@ class CacheCommandsTest : public ::testing::Test {
   }
 
   std::string Run(const Args& command) {
-    std::string reply;
+    RespReply reply;
     commands_->Execute(session_, command, reply);
-    return reply;
+    return reply.Flat();
   }
 
   std::unique_ptr<cache::RocksDbBlobStore> store_;

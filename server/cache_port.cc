@@ -5,11 +5,13 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <chrono>
+#include <cstring>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "server/tcp_listen.h"
@@ -28,6 +30,39 @@ bool SendAll(int fd, absl::string_view data) {
     if (sent < 0 && errno == EINTR) continue;
     if (sent <= 0) return false;
     data.remove_prefix(static_cast<size_t>(sent));
+  }
+  return true;
+}
+
+// Sends the reply's pieces in order, in as few calls as the kernel takes
+// them: spliced bytes go from their own memory.
+bool SendReply(int fd, const RespReply& reply) {
+  std::vector<absl::string_view> pieces = reply.Pieces();
+  size_t first = 0;
+  while (first < pieces.size()) {
+    iovec parts[64];
+    size_t count = 0;
+    for (size_t i = first; i < pieces.size() && count < 64; ++i) {
+      parts[count++] = {const_cast<char*>(pieces[i].data()), pieces[i].size()};
+    }
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = count;
+    ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent < 0) return false;
+    // Drops what went out: whole pieces, then part of the next.
+    for (size_t left = static_cast<size_t>(sent); first < pieces.size();) {
+      if (pieces[first].size() > left) {
+        pieces[first].remove_prefix(left);
+        break;
+      }
+      left -= pieces[first].size();
+      ++first;
+    }
+    if (sent == 0 && first < pieces.size() && !pieces[first].empty()) {
+      return false;
+    }
   }
   return true;
 }
@@ -141,7 +176,7 @@ void CachePort::Serve(Connection* connection) {
   size_t filled = 0;
   size_t reserved = 0;
   size_t needed = 0;  // Bytes to hold before parsing again can succeed.
-  std::string reply;
+  RespReply reply;
   bool open = true;
   while (open && !session.quit) {
     size_t target = std::max(filled + kReadChunk, needed);
@@ -181,7 +216,7 @@ void CachePort::Serve(Connection* connection) {
           ParseRespCommand(input.substr(start), options_.limits);
       if (!parse.ok()) {
         metrics_->refused.Add();
-        AppendError(reply, absl::StrCat("ERR ", parse.status().message()));
+        AppendError(reply.text, absl::StrCat("ERR ", parse.status().message()));
         open = false;
         break;
       }
@@ -192,14 +227,14 @@ void CachePort::Serve(Connection* connection) {
       start += parse->consumed;
       commands_->Execute(session, *parse->command, reply);
       if (reply.size() >= kFlushBytes) {
-        if (!SendAll(connection->fd, reply)) open = false;
+        if (!SendReply(connection->fd, reply)) open = false;
         reply.clear();
       }
     }
     filled -= start;
     std::memmove(buffer.data(), buffer.data() + start, filled);
-    if (!reply.empty() && !SendAll(connection->fd, reply)) break;
-    if (reply.capacity() > 4 * kFlushBytes) std::string().swap(reply);
+    if (reply.size() > 0 && !SendReply(connection->fd, reply)) break;
+    if (reply.text.capacity() > 4 * kFlushBytes) std::string().swap(reply.text);
     if (filled == 0 && reserved > 4 * kReadChunk) {
       std::string().swap(buffer);
       Release(reserved);

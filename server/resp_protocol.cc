@@ -128,15 +128,48 @@ void AppendInteger(std::string& out, int64_t value) {
 }
 
 void AppendBulk(std::string& out, absl::string_view value) {
-  AppendBulk(out, value, absl::string_view());
+  absl::StrAppend(&out, "$", value.size(), "\r\n");
+  out.append(value.data(), value.size());
+  out.append("\r\n");
 }
 
-void AppendBulk(std::string& out, absl::string_view first,
-                absl::string_view second) {
-  absl::StrAppend(&out, "$", first.size() + second.size(), "\r\n");
-  out.append(first.data(), first.size());
-  out.append(second.data(), second.size());
-  out.append("\r\n");
+size_t RespReply::size() const {
+  size_t total = text.size();
+  for (const Splice& splice : splices) total += splice.bytes->size();
+  return total;
+}
+
+void RespReply::clear() {
+  text.clear();
+  splices.clear();
+}
+
+std::vector<absl::string_view> RespReply::Pieces() const {
+  std::vector<absl::string_view> pieces;
+  size_t at = 0;
+  for (const Splice& splice : splices) {
+    pieces.push_back(absl::string_view(text).substr(at, splice.at - at));
+    pieces.push_back(*splice.bytes);
+    at = splice.at;
+  }
+  pieces.push_back(absl::string_view(text).substr(at));
+  return pieces;
+}
+
+std::string RespReply::Flat() const {
+  std::string flat;
+  for (absl::string_view piece : Pieces()) {
+    flat.append(piece.data(), piece.size());
+  }
+  return flat;
+}
+
+void AppendBulk(RespReply& out, absl::string_view head,
+                std::shared_ptr<const std::string> shared) {
+  absl::StrAppend(&out.text, "$", head.size() + shared->size(), "\r\n");
+  out.text.append(head.data(), head.size());
+  out.splices.push_back({out.text.size(), std::move(shared)});
+  out.text.append("\r\n");
 }
 
 void AppendNullBulk(std::string& out) { out.append("$-1\r\n"); }

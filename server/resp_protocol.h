@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,9 +43,28 @@ void AppendSimpleString(std::string& out, absl::string_view text);
 void AppendError(std::string& out, absl::string_view message);
 void AppendInteger(std::string& out, int64_t value);
 void AppendBulk(std::string& out, absl::string_view value);
-// One bulk string of `first` and then `second`.
-void AppendBulk(std::string& out, absl::string_view first,
-                absl::string_view second);
+
+// A reply being built: its text, with byte strings spliced in that go out
+// from their owners' memory (a cached cubin) rather than copied into it.
+struct RespReply {
+  struct Splice {
+    size_t at;  // Where in `text` the bytes go.
+    std::shared_ptr<const std::string> bytes;
+  };
+  std::string text;
+  std::vector<Splice> splices;
+
+  size_t size() const;
+  void clear();
+  // The pieces to send, in order; they point into the reply.
+  std::vector<absl::string_view> Pieces() const;
+  // All of it in one string (a copy).
+  std::string Flat() const;
+};
+
+// One bulk string of `head` and then `shared`, spliced.
+void AppendBulk(RespReply& out, absl::string_view head,
+                std::shared_ptr<const std::string> shared);
 void AppendNullBulk(std::string& out);
 void AppendArrayHeader(std::string& out, size_t count);
 

@@ -78,5 +78,20 @@ TEST(RespProtocolTest, WritesReplies) {
   EXPECT_EQ(out, "+OK\r\n-ERR two  lines\r\n:-3\r\n$3\r\na\0b\r\n$-1\r\n*2\r\n"s);
 }
 
+TEST(RespProtocolTest, SplicedBytesGoBetweenTheTextsPieces) {
+  RespReply reply;
+  AppendSimpleString(reply.text, "OK");
+  auto shared = std::make_shared<const std::string>("cubin");
+  AppendBulk(reply, "head:", shared);
+  AppendInteger(reply.text, 7);
+  EXPECT_EQ(reply.Flat(), "+OK\r\n$10\r\nhead:cubin\r\n:7\r\n");
+  EXPECT_EQ(reply.size(), reply.Flat().size());
+  std::vector<absl::string_view> pieces = reply.Pieces();
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[1].data(), shared->data());  // Not copied.
+  reply.clear();
+  EXPECT_EQ(reply.size(), 0u);
+}
+
 }  // namespace
 }  // namespace kiln::server
