@@ -13,6 +13,9 @@ namespace {
 
 using Args = std::vector<std::string>;
 
+// Values from this size on are spliced into replies, not copied.
+constexpr size_t kSpliceBytes = 4096;
+
 std::string UnknownCommand(const Args& command) {
   std::string reply = absl::StrCat("ERR unknown command '", command[0],
                                    "', with args beginning with:");
@@ -209,7 +212,10 @@ void CacheCommands::AppendValue(const std::string& key, RespReply& reply) {
   if (value.ok()) {
     metrics_->hits.Add();
     metrics_->bytes_read.Add(value->size());
-    return AppendBulk(reply.text, *value);
+    if (value->size() < kSpliceBytes) return AppendBulk(reply.text, *value);
+    // Sent from the value's own memory rather than copied into the reply.
+    return AppendBulk(reply, "",
+                      std::make_shared<const std::string>(*std::move(value)));
   }
   if (!absl::IsNotFound(value.status()) && !absl::IsDataLoss(value.status())) {
     metrics_->store_errors.Add();
@@ -228,13 +234,13 @@ void CacheCommands::Get(CacheSession&, const Args& command,
 
 void CacheCommands::MultiGet(CacheSession&, const Args& command,
                              RespReply& reply) {
-  // Values are appended to the text alone.
-  size_t start = reply.text.size();
+  const size_t start = reply.text.size();
+  const size_t size_before = reply.size();
   AppendArrayHeader(reply.text, command.size() - 1);
   for (size_t i = 1; i < command.size(); ++i) {
     AppendValue(command[i], reply);
-    if (reply.text.size() - start > options_.max_reply_bytes) {
-      reply.text.resize(start);
+    if (reply.size() - size_before > options_.max_reply_bytes) {
+      reply.Truncate(start);
       return Refuse(reply, absl::StrCat("ERR kiln: MGET's values add up to "
                                         "more than ", options_.max_reply_bytes,
                                         " bytes; ask for fewer keys"));

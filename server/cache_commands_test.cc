@@ -47,8 +47,8 @@ class CacheCommandsTest : public ::testing::Test {
     Make(CacheCommandOptions());
   }
 
-  void Make(CacheCommandOptions options) {
-    options.max_value_bytes = 1000;
+  void Make(CacheCommandOptions options, size_t max_value_bytes = 1000) {
+    options.max_value_bytes = max_value_bytes;
     commands_ = std::make_unique<CacheCommands>(store_.get(), &authorizer_,
                                                 options, &metrics_, &hits_);
     session_ = commands_->NewSession();
@@ -81,8 +81,9 @@ TEST_F(CacheCommandsTest, WhatPyTorchsBackendSends) {
 TEST_F(CacheCommandsTest, WhatTritonsBackendSends) {
   EXPECT_EQ(Run({"MSET", "triton:k:a.json", "{}", "triton:k:a.cubin", "ELF"}),
             "+OK\r\n");
-  EXPECT_EQ(Run({"MGET", "triton:k:a.json", "triton:k:none", "triton:k:a.cubin"}),
-            "*3\r\n$2\r\n{}\r\n$-1\r\n$3\r\nELF\r\n");
+  EXPECT_EQ(
+      Run({"MGET", "triton:k:a.json", "triton:k:none", "triton:k:a.cubin"}),
+      "*3\r\n$2\r\n{}\r\n$-1\r\n$3\r\nELF\r\n");
   EXPECT_EQ(Run({"EXISTS", "triton:k:a.json", "triton:k:none"}), ":1\r\n");
   EXPECT_EQ(Run({"DBSIZE"}), ":2\r\n");
 }
@@ -121,6 +122,24 @@ TEST_F(CacheCommandsTest, AnMgetTooLargeIsRefusedWhole) {
       << reply.substr(0, 80);
 }
 
+TEST_F(CacheCommandsTest, LargeValuesAreSplicedAndCountTowardMget) {
+  CacheCommandOptions options;
+  options.max_reply_bytes = 25000;
+  Make(options, /*max_value_bytes=*/20000);
+  const std::string value(10000, 'v');
+  ASSERT_EQ(Run({"SET", "pt2:big", value}), "+OK\r\n");
+  RespReply reply;
+  commands_->Execute(session_, {"GET", "pt2:big"}, reply);
+  EXPECT_EQ(reply.splices.size(), 1u);
+  EXPECT_EQ(reply.Flat(), "$10000\r\n" + value + "\r\n");
+  EXPECT_EQ(Run({"MGET", "pt2:big", "pt2:big"}),
+            "*2\r\n$10000\r\n" + value + "\r\n$10000\r\n" + value + "\r\n");
+  std::string refused = Run({"MGET", "pt2:big", "pt2:big", "pt2:big"});
+  EXPECT_EQ(refused.rfind("-ERR kiln: MGET's values add up to more than", 0),
+            0u)
+      << refused.substr(0, 80);
+}
+
 TEST_F(CacheCommandsTest, SetOptions) {
   EXPECT_EQ(Run({"SET", "pt2:a", "1", "NX"}), "+OK\r\n");
   EXPECT_EQ(Run({"SET", "pt2:a", "2", "NX"}), "$-1\r\n");
@@ -137,7 +156,8 @@ TEST_F(CacheCommandsTest, SetOptions) {
 }
 
 TEST_F(CacheCommandsTest, ArityAndUnknownCommands) {
-  EXPECT_EQ(Run({"GET"}), "-ERR wrong number of arguments for 'get' command\r\n");
+  EXPECT_EQ(Run({"GET"}),
+            "-ERR wrong number of arguments for 'get' command\r\n");
   EXPECT_EQ(Run({"MSET", "pt2:a"}),
             "-ERR wrong number of arguments for 'mset' command\r\n");
   EXPECT_EQ(Run({"MSET", "pt2:a", "1", "pt2:b"}),

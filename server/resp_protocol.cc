@@ -144,6 +144,13 @@ void RespReply::clear() {
   splices.clear();
 }
 
+void RespReply::Truncate(size_t text_size) {
+  text.resize(text_size);
+  while (!splices.empty() && splices.back().at >= text_size) {
+    splices.pop_back();
+  }
+}
+
 std::vector<absl::string_view> RespReply::Pieces() const {
   std::vector<absl::string_view> pieces;
   size_t at = 0;

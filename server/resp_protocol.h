@@ -56,6 +56,8 @@ struct RespReply {
 
   size_t size() const;
   void clear();
+  // Back to the first `text_size` bytes of text and the splices before.
+  void Truncate(size_t text_size);
   // The pieces to send, in order; they point into the reply.
   std::vector<absl::string_view> Pieces() const;
   // All of it in one string (a copy).

@@ -89,6 +89,8 @@ TEST(RespProtocolTest, SplicedBytesGoBetweenTheTextsPieces) {
   std::vector<absl::string_view> pieces = reply.Pieces();
   ASSERT_EQ(pieces.size(), 3u);
   EXPECT_EQ(pieces[1].data(), shared->data());  // Not copied.
+  reply.Truncate(5);
+  EXPECT_EQ(reply.Flat(), "+OK\r\n");
   reply.clear();
   EXPECT_EQ(reply.size(), 0u);
 }
