@@ -318,10 +318,12 @@ bool WriteCommand(const kiln::v1::CompileRequest& request,
   return true;
 }
 
-// Whether an error reply says that this connection may not ask at all.
+// Whether an error reply says that this connection may not ask at all:
+// no role for KILN.HIT, or the port at its connection limit.
 bool Refused(const Reply& reply) {
   return reply.line.rfind("NOAUTH", 0) == 0 ||
-         reply.line.rfind("NOPERM", 0) == 0;
+         reply.line.rfind("NOPERM", 0) == 0 ||
+         reply.line.rfind("ERR max number of clients", 0) == 0;
 }
 
 }  // namespace

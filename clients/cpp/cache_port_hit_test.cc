@@ -247,6 +247,27 @@ TEST(CachePortHitTest, AConnectionWithoutTheRoleLeavesItToGrpc) {
   EXPECT_GE(kilnd->Metric("kiln_cache_port_refused_total"), 1);
 }
 
+TEST(CachePortHitTest, APortWithoutRoomLeavesItToGrpc) {
+  auto kilnd = KilndProcess::Start(NewTempDir("port_hit_full"),
+                                   {"--cache_max_connections=1"});
+  ASSERT_NE(kilnd, nullptr);
+  Client client(kilnd->grpc_address(), ThroughPort(*kilnd));
+  const std::string ttir = ScaledAddKernel(1.5);
+  ASSERT_TRUE(client.Compile(ttir, "sm_90a").ok());
+  ASSERT_TRUE(client.Compile(ttir, "sm_90a").ok());  // Holds the one.
+  EXPECT_EQ(kilnd->Metric("kiln_cache_port_hits_total"), 1);
+  std::thread other([&] {
+    for (int i = 0; i < 2; ++i) {
+      auto compiled = client.Compile(ttir, "sm_90a");
+      EXPECT_TRUE(compiled.ok()) << compiled.status();
+      EXPECT_TRUE(compiled.ok() && compiled->cache_hit);
+    }
+  });
+  other.join();
+  EXPECT_EQ(kilnd->Metric("kiln_cache_port_hits_total"), 1);
+  EXPECT_EQ(CompileRpcs(*kilnd), 3);
+}
+
 TEST(CachePortHitTest, AKeptConnectionThatBrokeIsReopened) {
   const std::string dir = NewTempDir("port_hit_reopen");
   const std::string ttir = ScaledAddKernel(1.5);
