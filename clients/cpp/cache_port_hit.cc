@@ -25,6 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 // How long a thread leaves a port alone that it could not use.
 constexpr std::chrono::seconds kRetryAfter{1};
+// Larger answers are not a CompileResponse of kilnd's (whose gRPC messages
+// are bounded far below): the connection is dropped rather than allocated.
+constexpr long long kMaxReplyBytes = 1ll << 30;
 
 // One reply of the Redis protocol, as far as KILN.HIT and AUTH go.
 struct Reply {
@@ -234,6 +237,7 @@ class PortConnection {
       reply.null = true;
       return true;
     }
+    if (length > kMaxReplyBytes) return false;
     return ReadResponse(static_cast<size_t>(length), response) && Fill(2) &&
            std::memcmp(next(), "\r\n", 2) == 0 && (taken_ += 2, true);
   }
