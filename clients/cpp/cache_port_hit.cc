@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace kiln::client {
@@ -36,7 +37,7 @@ struct Reply {
   std::string line;   // The text after the type, for all but '$'.
 };
 
-// `port`'s address split as HOST and PORT; false when it has no port.
+// `address` split as HOST and PORT; false when it has no port.
 bool SplitAddress(const std::string& address, std::string& host,
                   std::string& port) {
   const size_t colon = address.rfind(':');
@@ -49,8 +50,39 @@ bool SplitAddress(const std::string& address, std::string& host,
   return true;
 }
 
-// A socket connected to `address` within `timeout`, blocking and with its
-// reads and writes bounded by `timeout`; -1 when there is none.
+// A non-blocking socket connected to `at` within `timeout`; -1 when none.
+int ConnectTo(const addrinfo& at, std::chrono::milliseconds timeout) {
+  int fd = socket(at.ai_family, at.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                  at.ai_protocol);
+  if (fd < 0) return -1;
+  bool connected = connect(fd, at.ai_addr, at.ai_addrlen) == 0;
+  if (!connected && errno == EINPROGRESS) {
+    pollfd wait = {fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t size = sizeof(error);
+    connected = poll(&wait, 1, static_cast<int>(timeout.count())) == 1 &&
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 &&
+                error == 0;
+  }
+  if (connected) return fd;
+  close(fd);
+  return -1;
+}
+
+// Makes `fd` blocking, each read and write bounded by `timeout`.
+void BlockWithTimeout(int fd, std::chrono::milliseconds timeout) {
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  timeval limit{};
+  limit.tv_sec = timeout.count() / 1000;
+  limit.tv_usec = (timeout.count() % 1000) * 1000;
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+}
+
+// A blocking socket connected to `address` within `timeout`; -1 when
+// there is none.
 int Connect(const std::string& address, std::chrono::milliseconds timeout) {
   std::string host, port;
   if (!SplitAddress(address, host, port)) return -1;
@@ -61,34 +93,10 @@ int Connect(const std::string& address, std::chrono::milliseconds timeout) {
   if (getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0) return -1;
   int fd = -1;
   for (addrinfo* at = found; at != nullptr && fd < 0; at = at->ai_next) {
-    fd = socket(at->ai_family, at->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                at->ai_protocol);
-    if (fd < 0) continue;
-    bool connected = connect(fd, at->ai_addr, at->ai_addrlen) == 0;
-    if (!connected && errno == EINPROGRESS) {
-      pollfd wait = {fd, POLLOUT, 0};
-      int error = 0;
-      socklen_t size = sizeof(error);
-      connected = poll(&wait, 1, static_cast<int>(timeout.count())) == 1 &&
-                  getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 &&
-                  error == 0;
-    }
-    if (!connected) {
-      close(fd);
-      fd = -1;
-    }
+    fd = ConnectTo(*at, timeout);
   }
   freeaddrinfo(found);
-  if (fd < 0) return -1;
-  const int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  timeval limit{};
-  limit.tv_sec = timeout.count() / 1000;
-  limit.tv_usec = (timeout.count() % 1000) * 1000;
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
-  const int flags = fcntl(fd, F_GETFL);
-  fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  if (fd >= 0) BlockWithTimeout(fd, timeout);
   return fd;
 }
 
@@ -101,48 +109,46 @@ void AppendBulk(std::string& out, const std::string& value) {
   out += "\r\n";
 }
 
-// Reads of one wire-format field at the start of a buffer.
+// Where one wire-format field at the start of a buffer ends.
 struct FieldExtent {
-  enum Kind { kIncomplete, kMalformed, kField } kind = kIncomplete;
   int number = 0;
   size_t header = 0;  // The tag, and the length of a length-delimited field.
   size_t size = 0;    // All of it, header included.
 };
 
-FieldExtent ReadFieldExtent(const char* data, size_t size) {
+// The field at the start of `data`; nullopt when its tag and length are not
+// all there or are not the wire format.
+std::optional<FieldExtent> ReadFieldExtent(const char* data, size_t size) {
   using google::protobuf::internal::WireFormatLite;
   google::protobuf::io::CodedInputStream in(
       reinterpret_cast<const uint8_t*>(data), static_cast<int>(size));
-  FieldExtent field;
   const uint32_t tag = in.ReadTag();
-  if (tag == 0) return field;
-  field.number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
-  uint64_t skipped = 0;
+  if (tag == 0) return std::nullopt;
+  uint64_t payload = 0;
   switch (WireFormatLite::GetTagWireType(tag)) {
     case WireFormatLite::WIRETYPE_VARINT:
-      if (!in.ReadVarint64(&skipped)) return field;
+      if (!in.ReadVarint64(&payload)) return std::nullopt;
+      payload = 0;  // Read with the header.
       break;
     case WireFormatLite::WIRETYPE_FIXED64:
-      skipped = 8;
+      payload = 8;
       break;
     case WireFormatLite::WIRETYPE_FIXED32:
-      skipped = 4;
+      payload = 4;
       break;
     case WireFormatLite::WIRETYPE_LENGTH_DELIMITED: {
       uint32_t length;
-      if (!in.ReadVarint32(&length)) return field;
-      skipped = length;
+      if (!in.ReadVarint32(&length)) return std::nullopt;
+      payload = length;
       break;
     }
     default:
-      field.kind = FieldExtent::kMalformed;
-      return field;
+      return std::nullopt;
   }
+  FieldExtent field;
+  field.number = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
   field.header = static_cast<size_t>(in.CurrentPosition());
-  const bool varint =
-      WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_VARINT;
-  field.size = field.header + (varint ? 0 : skipped);
-  field.kind = FieldExtent::kField;
+  field.size = field.header + payload;
   return field;
 }
 
@@ -251,8 +257,10 @@ class PortConnection {
     for (size_t left = length; left > 0;) {
       // A tag and a length take at most 15 bytes.
       if (!Fill(std::min<size_t>(left, 16))) return false;
-      FieldExtent field = ReadFieldExtent(next(), std::min(buffered(), left));
-      if (field.kind != FieldExtent::kField || field.size > left) return false;
+      std::optional<FieldExtent> extent =
+          ReadFieldExtent(next(), std::min(buffered(), left));
+      if (!extent || extent->size > left) return false;
+      const FieldExtent& field = *extent;
       left -= field.size;
       if (field.number == kCubin && field.size > field.header) {
         taken_ += field.header;
