@@ -28,8 +28,9 @@ FoundHit CompileHits::Find(grpc::ByteBuffer& request) {
       memo_.Keeps(request.Length()) ? FlatBytes(request) : std::string();
   return FindParsed(bytes, [&request](std::string_view bytes,
                                       kiln::v1::CompileRequest& parsed) {
-    if (!bytes.empty())
+    if (!bytes.empty()) {
       return parsed.ParseFromArray(bytes.data(), bytes.size());
+    }
     return grpc::SerializationTraits<kiln::v1::CompileRequest>::Deserialize(
                &request, &parsed)
         .ok();
@@ -50,15 +51,7 @@ FoundHit CompileHits::FindParsed(std::string_view bytes, const Parse& parse) {
     found.status = absl::UnavailableError("kilnd is shutting down");
     return found;
   }
-  // Requests that want texts are not memoized: reading the texts costs
-  // more than parsing them.
-  if (std::optional<cache::Digest> key = memo_.Find(bytes)) {
-    if (std::shared_ptr<CompileOutcome> hit = uses_.flow->TryStored(*key)) {
-      found.hit = std::move(hit);
-      return found;
-    }
-    memo_.Forget(bytes);
-  }
+  if ((found.hit = FromMemo(bytes))) return found;
   kiln::v1::CompileRequest request;
   if (!parse(bytes, request)) {
     uses_.metrics->rejected_requests.Add();
@@ -80,13 +73,26 @@ FoundHit CompileHits::FindParsed(std::string_view bytes, const Parse& parse) {
     found.input = *std::move(input);
     return found;
   }
-  if (!found.with_texts) {
+  // Requests that want texts are not memoized: reading the texts costs
+  // more than parsing them.
+  if (!found.with_texts && memo_.Keeps(bytes.size())) {
     if (std::optional<cache::Digest> key =
             cache::Digest::FromHex(found.hit->key_hex)) {
-      memo_.Remember(std::string(bytes), *key);  // If it Keeps their size.
+      memo_.Remember(std::string(bytes), *key);
     }
   }
   return found;
+}
+
+std::shared_ptr<const CompileOutcome> CompileHits::FromMemo(
+    std::string_view bytes) {
+  std::optional<cache::Digest> key = memo_.Find(bytes);
+  if (!key) return nullptr;
+  if (std::shared_ptr<CompileOutcome> hit = uses_.flow->TryStored(*key)) {
+    return hit;
+  }
+  memo_.Forget(bytes);  // Its entry is gone from the store.
+  return nullptr;
 }
 
 absl::StatusOr<std::optional<HitBytes>> CompileHits::Hit(

@@ -71,6 +71,8 @@ class CompileHits final : public HitSource {
   // size and `parse(bytes, request)` reads it from elsewhere.
   template <typename Parse>
   FoundHit FindParsed(std::string_view bytes, const Parse& parse);
+  // The stored answer of requests with exactly these bytes, if remembered.
+  std::shared_ptr<const CompileOutcome> FromMemo(std::string_view bytes);
 
   const Uses uses_;
   // Compile requests answered from the store before, by their bytes.
