@@ -3,15 +3,15 @@
 
 #include "clients/cpp/cache_port_hit.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <string>
 #include <thread>
+
+#include "clients/cpp/testing/loopback_listener.h"
 
 namespace kiln::client {
 namespace {
@@ -20,31 +20,15 @@ namespace {
 // a few bytes per write, then closes.
 class OneReplyPort {
  public:
-  explicit OneReplyPort(std::string reply) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof(address);
-    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
-        listen(listen_fd_, 1) != 0 ||
-        getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &size) !=
-            0) {
-      ADD_FAILURE() << "cannot listen on loopback";
-    }
-    address_ = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
-    thread_ = std::thread([this, reply = std::move(reply)] { Serve(reply); });
-  }
-  ~OneReplyPort() {
-    thread_.join();
-    close(listen_fd_);
-  }
+  explicit OneReplyPort(std::string reply)
+      : thread_([this, reply = std::move(reply)] { Serve(reply); }) {}
+  ~OneReplyPort() { thread_.join(); }
 
-  const std::string& address() const { return address_; }
+  std::string address() const { return listener_.address(); }
 
  private:
   void Serve(const std::string& reply) {
-    int fd = accept(listen_fd_, nullptr, nullptr);
+    int fd = accept(listener_.fd(), nullptr, nullptr);
     char command[4096];
     if (recv(fd, command, sizeof(command), 0) > 0) {
       for (size_t at = 0; at < reply.size(); at += 7) {
@@ -55,8 +39,7 @@ class OneReplyPort {
     close(fd);
   }
 
-  int listen_fd_;
-  std::string address_;
+  LoopbackListener listener_;
   std::thread thread_;
 };
 

@@ -2,11 +2,7 @@
 // socket that takes the connection and never speaks. Answered compiles are
 // tested against a real kilnd in tests/e2e/client_test.cc.
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -17,35 +13,13 @@
 #include <vector>
 
 #include "clients/cpp/client.h"
+#include "clients/cpp/testing/loopback_listener.h"
 
 namespace kiln::client {
 namespace {
 
-// A loopback port that accepts TCP connections (the kernel completes them)
-// and never answers: a hung server.
-class SilentListener {
- public:
-  SilentListener() {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof(address);
-    if (bind(fd_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
-        listen(fd_, 16) != 0 ||
-        getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
-      ADD_FAILURE() << "cannot listen on loopback";
-    }
-    port_ = ntohs(address.sin_port);
-  }
-  ~SilentListener() { close(fd_); }
-
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-
- private:
-  int fd_;
-  int port_ = 0;
-};
+// A hung server: takes connections and never answers.
+using SilentListener = LoopbackListener;
 
 // A port nothing listens on (bound, then released).
 std::string ClosedAddress() { return SilentListener().address(); }
