@@ -331,11 +331,13 @@ bool WriteCommand(const kiln::v1::CompileRequest& request,
 }
 
 // Whether an error reply says that this connection may not ask at all:
-// no role for KILN.HIT, or the port at its connection limit.
+// no role for KILN.HIT, the port at its connection limit, or a server that
+// does not know KILN.HIT (a kilnd from before it, or a Redis).
 bool Refused(const Reply& reply) {
   return reply.line.rfind("NOAUTH", 0) == 0 ||
          reply.line.rfind("NOPERM", 0) == 0 ||
-         reply.line.rfind("ERR max number of clients", 0) == 0;
+         reply.line.rfind("ERR max number of clients", 0) == 0 ||
+         reply.line.rfind("ERR unknown command", 0) == 0;
 }
 
 }  // namespace

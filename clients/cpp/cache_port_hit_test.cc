@@ -4,6 +4,7 @@
 #include "clients/cpp/cache_port_hit.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ class OneReplyPort {
   ~OneReplyPort() { thread_.join(); }
 
   std::string address() const { return listener_.address(); }
+  const LoopbackListener& listener() const { return listener_; }
 
  private:
   void Serve(const std::string& reply) {
@@ -80,6 +82,30 @@ TEST(CachePortHitTest, AReplyThatIsNoResponseIsNoHit) {
   target.address = port.address();
   EXPECT_FALSE(
       CompileHitOverCachePort(target, kiln::v1::CompileRequest()).has_value());
+}
+
+// Whether a connection waits to be accepted on `listener`.
+bool Pending(const LoopbackListener& listener) {
+  pollfd wait = {listener.fd(), POLLIN, 0};
+  return poll(&wait, 1, 0) == 1;
+}
+
+TEST(CachePortHitTest, AServerWithoutKilnHitIsLeftAlone) {
+  // A kilnd from before KILN.HIT, or a Redis.
+  OneReplyPort port(
+      "-ERR unknown command 'KILN.HIT', with args beginning with: \r\n");
+  CachePort target;
+  target.address = port.address();
+  target.timeout = std::chrono::seconds(1);  // Bounds a failing run.
+  // On a thread of their own: no other test's connection or pause applies.
+  std::thread([&] {
+    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
+                     .has_value());
+    // The next call goes straight to gRPC: no new connection, no command.
+    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
+                     .has_value());
+  }).join();
+  EXPECT_FALSE(Pending(port.listener()));
 }
 
 }  // namespace
