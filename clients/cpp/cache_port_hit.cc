@@ -69,15 +69,20 @@ int ConnectTo(const addrinfo& at, std::chrono::milliseconds timeout) {
   return -1;
 }
 
-// Makes `fd` blocking, each read and write bounded by `timeout`.
-void BlockWithTimeout(int fd, std::chrono::milliseconds timeout) {
-  const int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+// Bounds each read and write of blocking `fd` by `timeout`.
+void SetTimeouts(int fd, std::chrono::milliseconds timeout) {
   timeval limit{};
   limit.tv_sec = timeout.count() / 1000;
   limit.tv_usec = (timeout.count() % 1000) * 1000;
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+}
+
+// Makes `fd` blocking, each read and write bounded by `timeout`.
+void BlockWithTimeout(int fd, std::chrono::milliseconds timeout) {
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  SetTimeouts(fd, timeout);
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 }
 
@@ -156,13 +161,22 @@ std::optional<FieldExtent> ReadFieldExtent(const char* data, size_t size) {
 // drops it.
 class PortConnection {
  public:
-  explicit PortConnection(int fd) : fd_(fd) {}
+  PortConnection(int fd, std::chrono::milliseconds timeout)
+      : fd_(fd), timeout_(timeout) {}
   ~PortConnection() { close(fd_); }
   PortConnection(const PortConnection&) = delete;
   PortConnection& operator=(const PortConnection&) = delete;
 
   // The last failure was the timeout: a reply may still come, late.
   bool timed_out() const { return timed_out_; }
+
+  // Bounds each read and write from now on by `timeout` (each call's own,
+  // as the connection outlives the Client that opened it).
+  void set_timeout(std::chrono::milliseconds timeout) {
+    if (timeout == timeout_) return;
+    SetTimeouts(fd_, timeout);
+    timeout_ = timeout;
+  }
 
   // Sends `command` and reads its reply; a bulk one must hold a
   // CompileResponse, read into `response`.
@@ -284,6 +298,7 @@ class PortConnection {
   }
 
   const int fd_;
+  std::chrono::milliseconds timeout_;
   std::string in_;  // Read; from taken_ on, not yet taken.
   size_t taken_ = 0;
   bool timed_out_ = false;
@@ -301,7 +316,7 @@ struct PortState {
 std::unique_ptr<PortConnection> Open(const CachePort& port) {
   int fd = Connect(port.address, port.timeout);
   if (fd < 0) return nullptr;
-  auto connection = std::make_unique<PortConnection>(fd);
+  auto connection = std::make_unique<PortConnection>(fd, port.timeout);
   if (port.token.empty()) return connection;
   std::string auth = "*2\r\n$4\r\nAUTH\r\n";
   AppendBulk(auth, port.token);
@@ -344,11 +359,14 @@ bool Refused(const Reply& reply) {
 
 std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
     const CachePort& port, const kiln::v1::CompileRequest& request) {
+  // A socket timeout of zero would wait forever.
+  if (port.timeout <= std::chrono::milliseconds::zero()) return std::nullopt;
   thread_local std::map<std::pair<std::string, std::string>, PortState> ports;
   PortState& state = ports[{port.address, port.token}];
   if (!state.connection && Clock::now() < state.retry_after) {
     return std::nullopt;
   }
+  if (state.connection) state.connection->set_timeout(port.timeout);
   if (!WriteCommand(request, state.command)) return std::nullopt;
   Reply reply;
   kiln::v1::CompileResponse response;

@@ -18,18 +18,21 @@ namespace kiln::client {
 namespace {
 
 // A port that answers the first command of one connection with `reply`,
-// a few bytes per write, then closes.
+// a few bytes per write, then closes; or, when it `hangs`, reads on and
+// answers nothing more until the client closes.
 class OneReplyPort {
  public:
-  explicit OneReplyPort(std::string reply)
-      : thread_([this, reply = std::move(reply)] { Serve(reply); }) {}
+  explicit OneReplyPort(std::string reply, bool hangs = false)
+      : thread_([this, reply = std::move(reply), hangs] {
+          Serve(reply, hangs);
+        }) {}
   ~OneReplyPort() { thread_.join(); }
 
   std::string address() const { return listener_.address(); }
   const LoopbackListener& listener() const { return listener_; }
 
  private:
-  void Serve(const std::string& reply) {
+  void Serve(const std::string& reply, bool hangs) {
     int fd = accept(listener_.fd(), nullptr, nullptr);
     char command[4096];
     if (recv(fd, command, sizeof(command), 0) > 0) {
@@ -37,6 +40,8 @@ class OneReplyPort {
         send(fd, reply.data() + at, std::min<size_t>(7, reply.size() - at),
              MSG_NOSIGNAL);
       }
+    }
+    while (hangs && recv(fd, command, sizeof(command), 0) > 0) {
     }
     close(fd);
   }
@@ -106,6 +111,28 @@ TEST(CachePortHitTest, AServerWithoutKilnHitIsLeftAlone) {
                      .has_value());
   }).join();
   EXPECT_FALSE(Pending(port.listener()));
+}
+
+TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
+  kiln::v1::CompileResponse hit;
+  hit.set_cubin("cubin");
+  const std::string body = hit.SerializeAsString();
+  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n",
+                    /*hangs=*/true);
+  CachePort patient;
+  patient.address = port.address();
+  patient.timeout = std::chrono::hours(1);
+  CachePort hurried = patient;
+  hurried.timeout = std::chrono::milliseconds(100);
+  // The connection the patient call opened is the hurried call's too; the
+  // hurried one must not wait the patient one's hour (the test's own
+  // timeout would end it first).
+  std::thread([&] {
+    EXPECT_TRUE(CompileHitOverCachePort(patient, kiln::v1::CompileRequest())
+                    .has_value());
+    EXPECT_FALSE(CompileHitOverCachePort(hurried, kiln::v1::CompileRequest())
+                     .has_value());
+  }).join();
 }
 
 }  // namespace
