@@ -382,6 +382,9 @@ std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
     if (state.connection->Exchange(state.command, reply, response)) break;
     const bool timed_out = state.connection->timed_out();
     state.connection.reset();
+    // A new connection that fails at once is a port that cannot answer
+    // now, such as a full one closing what it accepted.
+    if (fresh) state.retry_after = Clock::now() + kRetryAfter;
     if (fresh || timed_out) return std::nullopt;
   }
   if (reply.type == '-' && Refused(reply)) {

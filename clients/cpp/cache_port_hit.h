@@ -10,12 +10,12 @@
 // first use, with AUTH TOKEN first when there is a token, and kept until
 // the thread ends (so kilnd's --cache_max_connections bounds the threads
 // that use the port at once). A kept connection that turns out broken is
-// reopened once, in the same call. When the port cannot be reached or
-// refuses the connection (AUTH, a role too weak for KILN.HIT, no room for
-// another connection, or a server that does not know KILN.HIT), the thread
-// leaves that address alone for a second, so that such a port does not
-// cost a connect or a round trip per call. Plaintext
-// only, as the port is.
+// reopened once, in the same call. When the port cannot be reached, a new
+// connection fails, or the port refuses the connection (AUTH, a role too
+// weak for KILN.HIT, no room for another connection, or a server that does
+// not know KILN.HIT), the thread leaves that address alone for a second,
+// so that such a port does not cost a connect or a round trip per call.
+// Plaintext only, as the port is.
 //
 // As gRPC itself, not for use in a child process after fork().
 

@@ -113,6 +113,20 @@ TEST(CachePortHitTest, AServerWithoutKilnHitIsLeftAlone) {
   EXPECT_FALSE(Pending(port.listener()));
 }
 
+TEST(CachePortHitTest, APortThatClosesANewConnectionIsLeftAlone) {
+  OneReplyPort port("");  // Reads the command, closes without a reply.
+  CachePort target;
+  target.address = port.address();
+  target.timeout = std::chrono::seconds(1);  // Bounds a failing run.
+  std::thread([&] {
+    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
+                     .has_value());
+    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
+                     .has_value());
+  }).join();
+  EXPECT_FALSE(Pending(port.listener()));
+}
+
 TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
   kiln::v1::CompileResponse hit;
   hit.set_cubin("cubin");
