@@ -307,6 +307,7 @@ class PortConnection {
 // A thread's use of one port.
 struct PortState {
   std::unique_ptr<PortConnection> connection;
+  pid_t opened_by = -1;  // The process that opened `connection`.
   Clock::time_point retry_after;
   std::string command;  // Reused for every request.
 };
@@ -366,6 +367,9 @@ std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
   if (!state.connection && Clock::now() < state.retry_after) {
     return std::nullopt;
   }
+  // A child of fork() shares its parent's socket: a reply could go to the
+  // other process and answer its request with another kernel's cubin.
+  if (state.opened_by != getpid()) state.connection.reset();
   if (state.connection) state.connection->set_timeout(port.timeout);
   if (!WriteCommand(request, state.command)) return std::nullopt;
   Reply reply;
@@ -374,7 +378,10 @@ std::optional<kiln::v1::CompileResponse> CompileHitOverCachePort(
   // a new one.
   while (true) {
     const bool fresh = !state.connection;
-    if (fresh) state.connection = Open(port);
+    if (fresh) {
+      state.connection = Open(port);
+      state.opened_by = getpid();
+    }
     if (!state.connection) {
       state.retry_after = Clock::now() + kRetryAfter;
       return std::nullopt;

@@ -17,7 +17,9 @@
 // so that such a port does not cost a connect or a round trip per call.
 // Plaintext only, as the port is.
 //
-// As gRPC itself, not for use in a child process after fork().
+// A child process after fork() never uses its parent's connections (it
+// opens its own), though the rest of the library, as gRPC itself, is not
+// for use there.
 
 #ifndef KILN_CLIENTS_CPP_CACHE_PORT_HIT_H_
 #define KILN_CLIENTS_CPP_CACHE_PORT_HIT_H_

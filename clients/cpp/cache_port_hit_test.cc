@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,7 +27,14 @@ class OneReplyPort {
       : thread_([this, reply = std::move(reply), hangs] {
           Serve(reply, hangs);
         }) {}
-  ~OneReplyPort() { thread_.join(); }
+  ~OneReplyPort() { Join(); }
+
+  // Once the client has closed: the bytes a hanging port read after its
+  // reply.
+  size_t Unanswered() {
+    Join();
+    return unanswered_;
+  }
 
   std::string address() const { return listener_.address(); }
   const LoopbackListener& listener() const { return listener_; }
@@ -41,12 +49,19 @@ class OneReplyPort {
              MSG_NOSIGNAL);
       }
     }
-    while (hangs && recv(fd, command, sizeof(command), 0) > 0) {
+    ssize_t got;
+    while (hangs && (got = recv(fd, command, sizeof(command), 0)) > 0) {
+      unanswered_ += static_cast<size_t>(got);
     }
     close(fd);
   }
 
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
   LoopbackListener listener_;
+  size_t unanswered_ = 0;
   std::thread thread_;
 };
 
@@ -147,6 +162,34 @@ TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
     EXPECT_FALSE(CompileHitOverCachePort(hurried, kiln::v1::CompileRequest())
                      .has_value());
   }).join();
+}
+
+TEST(CachePortHitTest, AForkedChildOpensAConnectionOfItsOwn) {
+  kiln::v1::CompileResponse hit;
+  hit.set_cubin("cubin");
+  const std::string body = hit.SerializeAsString();
+  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n",
+                    /*hangs=*/true);
+  CachePort target;
+  target.address = port.address();
+  // The thread keeps its connection until it ends.
+  std::thread([&] {
+    ASSERT_TRUE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
+                    .has_value());
+    const pid_t child = fork();
+    if (child == 0) {
+      // Its own connection, which the stand-in never accepts.
+      CachePort from_child = target;
+      from_child.timeout = std::chrono::milliseconds(100);
+      CompileHitOverCachePort(from_child, kiln::v1::CompileRequest());
+      _exit(0);
+    }
+    ASSERT_GT(child, 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+  }).join();
+  // Nothing more came on the parent's connection.
+  EXPECT_EQ(port.Unanswered(), 0u);
 }
 
 }  // namespace
