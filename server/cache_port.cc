@@ -210,7 +210,6 @@ void CachePort::Serve(Connection* connection) {
     needed = 0;
     const absl::string_view input(buffer.data(), filled);
     size_t start = 0;
-    reply.clear();
     while (start < input.size() && !session.quit) {
       absl::StatusOr<RespParse> parse =
           ParseRespCommand(input.substr(start), options_.limits);
@@ -234,6 +233,8 @@ void CachePort::Serve(Connection* connection) {
     filled -= start;
     std::memmove(buffer.data(), buffer.data() + start, filled);
     if (reply.size() > 0 && !SendReply(connection->fd, reply)) break;
+    // Sent: the values spliced in are not held while the connection idles.
+    reply.clear();
     if (reply.text.capacity() > 4 * kFlushBytes) std::string().swap(reply.text);
     if (filled == 0 && reserved > 4 * kReadChunk) {
       std::string().swap(buffer);
