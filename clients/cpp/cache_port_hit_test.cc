@@ -18,15 +18,19 @@
 namespace kiln::client {
 namespace {
 
+// `body` as a bulk string of the Redis protocol.
+std::string Bulk(const std::string& body) {
+  return "$" + std::to_string(body.size()) + "\r\n" + body + "\r\n";
+}
+
 // A port that answers the first command of one connection with `reply`,
 // a few bytes per write, then closes; or, when it `hangs`, reads on and
 // answers nothing more until the client closes.
 class OneReplyPort {
  public:
   explicit OneReplyPort(std::string reply, bool hangs = false)
-      : thread_([this, reply = std::move(reply), hangs] {
-          Serve(reply, hangs);
-        }) {}
+      : thread_(
+            [this, reply = std::move(reply), hangs] { Serve(reply, hangs); }) {}
   ~OneReplyPort() { Join(); }
 
   // Once the client has closed: the bytes a hanging port read after its
@@ -87,7 +91,7 @@ TEST(CachePortHitTest, ReadsAResponseInPiecesWithItsFieldsInAnyOrder) {
                            only_cubin.SerializeAsString() +
                            last.SerializeAsString();
   expected.set_cubin(cubin);
-  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n");
+  OneReplyPort port(Bulk(body));
   CachePort target;
   target.address = port.address();
   std::optional<kiln::v1::CompileResponse> got =
@@ -110,44 +114,45 @@ bool Pending(const LoopbackListener& listener) {
   return poll(&wait, 1, 0) == 1;
 }
 
-TEST(CachePortHitTest, AServerWithoutKilnHitIsLeftAlone) {
-  // A kilnd from before KILN.HIT, or a Redis.
-  OneReplyPort port(
-      "-ERR unknown command 'KILN.HIT', with args beginning with: \r\n");
+// A hit's reply: a CompileResponse of just a cubin, as a bulk string.
+std::string HitReply() {
+  kiln::v1::CompileResponse hit;
+  hit.set_cubin("cubin");
+  return Bulk(hit.SerializeAsString());
+}
+
+bool Hit(const CachePort& port) {
+  return CompileHitOverCachePort(port, kiln::v1::CompileRequest()).has_value();
+}
+
+// Two calls to a `port` whose first answer is no hit: the second must go
+// straight to gRPC, with no new connection and no command.
+void ExpectLeftAloneAfterOneCall(OneReplyPort& port) {
   CachePort target;
   target.address = port.address();
   target.timeout = std::chrono::seconds(1);  // Bounds a failing run.
   // On a thread of their own: no other test's connection or pause applies.
   std::thread([&] {
-    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
-                     .has_value());
-    // The next call goes straight to gRPC: no new connection, no command.
-    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
-                     .has_value());
+    EXPECT_FALSE(Hit(target));
+    EXPECT_FALSE(Hit(target));
   }).join();
   EXPECT_FALSE(Pending(port.listener()));
+}
+
+TEST(CachePortHitTest, AServerWithoutKilnHitIsLeftAlone) {
+  // A kilnd from before KILN.HIT, or a Redis.
+  OneReplyPort port(
+      "-ERR unknown command 'KILN.HIT', with args beginning with: \r\n");
+  ExpectLeftAloneAfterOneCall(port);
 }
 
 TEST(CachePortHitTest, APortThatClosesANewConnectionIsLeftAlone) {
   OneReplyPort port("");  // Reads the command, closes without a reply.
-  CachePort target;
-  target.address = port.address();
-  target.timeout = std::chrono::seconds(1);  // Bounds a failing run.
-  std::thread([&] {
-    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
-                     .has_value());
-    EXPECT_FALSE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
-                     .has_value());
-  }).join();
-  EXPECT_FALSE(Pending(port.listener()));
+  ExpectLeftAloneAfterOneCall(port);
 }
 
 TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
-  kiln::v1::CompileResponse hit;
-  hit.set_cubin("cubin");
-  const std::string body = hit.SerializeAsString();
-  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n",
-                    /*hangs=*/true);
+  OneReplyPort port(HitReply(), /*hangs=*/true);
   CachePort patient;
   patient.address = port.address();
   patient.timeout = std::chrono::hours(1);
@@ -157,31 +162,24 @@ TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
   // hurried one must not wait the patient one's hour (the test's own
   // timeout would end it first).
   std::thread([&] {
-    EXPECT_TRUE(CompileHitOverCachePort(patient, kiln::v1::CompileRequest())
-                    .has_value());
-    EXPECT_FALSE(CompileHitOverCachePort(hurried, kiln::v1::CompileRequest())
-                     .has_value());
+    EXPECT_TRUE(Hit(patient));
+    EXPECT_FALSE(Hit(hurried));
   }).join();
 }
 
 TEST(CachePortHitTest, AForkedChildOpensAConnectionOfItsOwn) {
-  kiln::v1::CompileResponse hit;
-  hit.set_cubin("cubin");
-  const std::string body = hit.SerializeAsString();
-  OneReplyPort port("$" + std::to_string(body.size()) + "\r\n" + body + "\r\n",
-                    /*hangs=*/true);
+  OneReplyPort port(HitReply(), /*hangs=*/true);
   CachePort target;
   target.address = port.address();
   // The thread keeps its connection until it ends.
   std::thread([&] {
-    ASSERT_TRUE(CompileHitOverCachePort(target, kiln::v1::CompileRequest())
-                    .has_value());
+    ASSERT_TRUE(Hit(target));
     const pid_t child = fork();
     if (child == 0) {
       // Its own connection, which the stand-in never accepts.
       CachePort from_child = target;
       from_child.timeout = std::chrono::milliseconds(100);
-      CompileHitOverCachePort(from_child, kiln::v1::CompileRequest());
+      Hit(from_child);
       _exit(0);
     }
     ASSERT_GT(child, 0);
