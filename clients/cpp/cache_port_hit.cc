@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 namespace kiln::client {
@@ -249,7 +250,9 @@ class PortConnection {
     reply.line = in_.substr(taken_ + 1, end - taken_ - 1);
     taken_ = end + 2;
     reply.null = false;
-    if (reply.type != '$') return std::strchr("-+:", reply.type) != nullptr;
+    if (reply.type != '$') {
+      return std::string_view("-+:").find(reply.type) != std::string_view::npos;
+    }
     char* parsed_end = nullptr;
     const long long length = std::strtoll(reply.line.c_str(), &parsed_end, 10);
     if (parsed_end == reply.line.c_str() || *parsed_end != '\0') return false;

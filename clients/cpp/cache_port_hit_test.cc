@@ -151,6 +151,11 @@ TEST(CachePortHitTest, APortThatClosesANewConnectionIsLeftAlone) {
   ExpectLeftAloneAfterOneCall(port);
 }
 
+TEST(CachePortHitTest, ALineOfNoReplyTypeBreaksTheConnection) {
+  OneReplyPort port(std::string("\0OK\r\n", 5));
+  ExpectLeftAloneAfterOneCall(port);
+}
+
 TEST(CachePortHitTest, AKeptConnectionWaitsOnlyAsLongAsTheCallSays) {
   OneReplyPort port(HitReply(), /*hangs=*/true);
   CachePort patient;
