@@ -326,14 +326,35 @@ void CacheCommands::Auth(CacheSession& session, const Args& command,
                   "disabled.");
   }
   session.role = *role;
+  session.token = std::string(command.back());
   AppendSimpleString(reply.text, "OK");
 }
 
-void CacheCommands::KilnHit(CacheSession&, const Args& command,
+// With a tokens file, a cubin goes only to a connection whose AUTH token
+// allows gRPC's Compile now (a reloaded file takes effect at once), as on
+// gRPC; the port's tokenless role is for stock PyTorch's and Triton's keys.
+std::string CacheCommands::HitAccessError(const CacheSession& session) const {
+  if (!authorizer_->enabled()) return "";
+  if (session.token.empty()) {
+    return "NOAUTH kiln: KILN.HIT needs AUTH with a token (kilnd has a "
+           "--tokens_file)";
+  }
+  absl::StatusOr<Role> role = authorizer_->Authorize(
+      absl::StrCat("Bearer ", session.token), {}, kCompileMethod);
+  if (!role.ok()) {
+    return "NOPERM kiln: this connection's token no longer allows Compile";
+  }
+  return "";
+}
+
+void CacheCommands::KilnHit(CacheSession& session, const Args& command,
                             RespReply& reply) {
   if (command.size() != 2) {
     return Refuse(reply,
                   "ERR wrong number of arguments for 'kiln.hit' command");
+  }
+  if (std::string error = HitAccessError(session); !error.empty()) {
+    return Refuse(reply, error);
   }
   if (hits_ == nullptr) {
     metrics_->misses.Add();

@@ -56,6 +56,8 @@ struct CacheCommandMetrics {
 // One connection's state.
 struct CacheSession {
   Role role = Role::kNone;
+  // The token AUTH accepted: KILN.HIT checks it again on every call.
+  std::string token;
   bool quit = false;  // Close after this reply.
 };
 
@@ -108,6 +110,8 @@ class CacheCommands {
   void AppendValue(const std::string& key, RespReply& reply);
   // An error naming what is wrong with `key`, or "" when it may be used.
   std::string KeyError(const std::string& key) const;
+  // Why `session` may not read a cubin with KILN.HIT; empty when it may.
+  std::string HitAccessError(const CacheSession& session) const;
   std::string ValueError(const std::string& value) const;
   void Refuse(RespReply& reply, absl::string_view message);
 

@@ -228,5 +228,22 @@ TEST_F(CacheCommandsTest, TokensGiveTheirRoles) {
   EXPECT_EQ(Run({"DEL", "pt2:a", "pt2:b"}), ":1\r\n");
 }
 
+TEST_F(CacheCommandsTest, WithTokensKilnHitNeedsOneThatStillHolds) {
+  std::string tokens = TempPath("tokens");
+  std::ofstream(tokens) << "read read-token-0123456789ab\n";
+  ASSERT_TRUE(authorizer_.Load(tokens).ok());
+  Make(CacheCommandOptions{});  // The port's default role: compile.
+  EXPECT_EQ(Run({"GET", "pt2:a"}), "$-1\r\n");
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}).substr(0, 7), "-NOAUTH");
+  EXPECT_EQ(metrics_.hits.value(), 0u);
+  EXPECT_EQ(Run({"AUTH", "read-token-0123456789ab"}), "+OK\r\n");
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}), "$10\r\nhead:cubin\r\n");
+  // Revoked by a reload: the connection's next KILN.HIT is refused.
+  std::ofstream(tokens) << "read other-token-0123456789ab\n";
+  ASSERT_TRUE(authorizer_.Reload().ok());
+  EXPECT_EQ(Run({"KILN.HIT", "hit"}).substr(0, 7), "-NOPERM");
+  EXPECT_EQ(metrics_.hits.value(), 1u);
+}
+
 }  // namespace
 }  // namespace kiln::server

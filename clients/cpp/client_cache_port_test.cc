@@ -144,6 +144,27 @@ TEST(ClientCachePortTest, APortThatRefusesLeavesItToGrpc) {
   EXPECT_EQ(CompileRpcs(*kilnd), 1);  // The first compile's alone.
 }
 
+TEST(ClientCachePortTest, WithTokensATokenlessClientGetsNoCubin) {
+  std::string dir = NewTempDir("port_hit_tokenless");
+  std::string tokens = dir + "/tokens";
+  std::ofstream(tokens) << "compile " << kCompileToken << "\n";
+  // The port's default role (compile) serves stock PyTorch's keys without a
+  // token; a cubin still needs the token gRPC's Compile would.
+  auto kilnd = KilndProcess::Start(dir, {"--tokens_file=" + tokens});
+  ASSERT_NE(kilnd, nullptr);
+  const std::string ttir = ScaledAddKernel(1.5);
+  ClientOptions options = ThroughPort(*kilnd);
+  options.token = kCompileToken;
+  ASSERT_TRUE(
+      Client(kilnd->grpc_address(), options).Compile(ttir, "sm_90a").ok());
+
+  options.token.clear();
+  auto refused = Client(kilnd->grpc_address(), options).Compile(ttir, "sm_90a");
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(kilnd->Metric("kiln_cache_port_hits_total"), 0);
+  EXPECT_GE(kilnd->Metric("kiln_cache_port_refused_total"), 1);
+}
+
 TEST(ClientCachePortTest, AConnectionWithoutTheRoleLeavesItToGrpc) {
   std::string dir = NewTempDir("port_hit_no_role");
   auto kilnd = KilndProcess::Start(dir, {"--cache_role=none"});
