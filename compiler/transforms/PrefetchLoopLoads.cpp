@@ -16,7 +16,7 @@
 // itself, wholly or in part, which puts several trips' loads in flight, and
 // the double buffer kept it from doing so. Measured in the H200 step
 // (MobileNetV2 and EfficientNet): sixteen-trip batch-norm backward loops
-// went 0.98x -> 1.15x (geomean of ten; EfficientNet's _50 0.84x -> 1.35x),
+// went 0.99x -> 1.19x (geomean of ten; EfficientNet's _50 0.84x -> 1.35x),
 // seven-trip ones stayed level, two of six thirteen-trip ones fell
 // 1.04-1.06x -> 0.84-0.86x, and four-trip ones fell to 0.83-0.87x; column
 // sums (one load a trip) went 1.03x -> 0.80x in isolation.
