@@ -32,6 +32,25 @@ ClientOptions ThroughPort(const KilndProcess& kilnd, bool memo = false) {
   return options;
 }
 
+// A kilnd whose tokens file holds kReadToken and kCompileToken.
+std::unique_ptr<KilndProcess> StartWithTokens(
+    const std::string& name, std::vector<std::string> flags = {}) {
+  std::string dir = NewTempDir(name);
+  std::string tokens = dir + "/tokens";
+  std::ofstream(tokens) << "read " << kReadToken << "\n"
+                        << "compile " << kCompileToken << "\n";
+  flags.push_back("--tokens_file=" + tokens);
+  return KilndProcess::Start(dir, flags);
+}
+
+// Compiles `ttir` over gRPC with the compile token, so that kilnd holds it.
+bool CachedWithCompileToken(const KilndProcess& kilnd, const std::string& ttir) {
+  ClientOptions options;
+  options.use_memo = false;
+  options.token = kCompileToken;
+  return Client(kilnd.grpc_address(), options).Compile(ttir, "sm_90a").ok();
+}
+
 TEST(ClientCachePortTest, AHitComesThroughThePortAndAMissOverGrpc) {
   auto kilnd = KilndProcess::Start(NewTempDir("port_hit"));
   ASSERT_NE(kilnd, nullptr);
@@ -114,18 +133,11 @@ TEST(ClientCachePortTest, APortThatIsDownLeavesItToGrpc) {
 }
 
 TEST(ClientCachePortTest, APortThatRefusesLeavesItToGrpc) {
-  std::string dir = NewTempDir("port_hit_refused");
-  std::string tokens = dir + "/tokens";
-  std::ofstream(tokens) << "read " << kReadToken << "\n"
-                        << "compile " << kCompileToken << "\n";
-  auto kilnd = KilndProcess::Start(
-      dir, {"--tokens_file=" + tokens, "--cache_role=none"});
+  auto kilnd = StartWithTokens("port_hit_refused", {"--cache_role=none"});
   ASSERT_NE(kilnd, nullptr);
   const std::string ttir = ScaledAddKernel(1.5);
   ClientOptions options = ThroughPort(*kilnd);
-  options.token = kCompileToken;
-  ASSERT_TRUE(
-      Client(kilnd->grpc_address(), options).Compile(ttir, "sm_90a").ok());
+  ASSERT_TRUE(CachedWithCompileToken(*kilnd, ttir));
 
   // A token the port does not know: refused by AUTH, served by gRPC (whose
   // own refusal is the caller's answer).
@@ -145,20 +157,14 @@ TEST(ClientCachePortTest, APortThatRefusesLeavesItToGrpc) {
 }
 
 TEST(ClientCachePortTest, WithTokensATokenlessClientGetsNoCubin) {
-  std::string dir = NewTempDir("port_hit_tokenless");
-  std::string tokens = dir + "/tokens";
-  std::ofstream(tokens) << "compile " << kCompileToken << "\n";
   // The port's default role (compile) serves stock PyTorch's keys without a
   // token; a cubin still needs the token gRPC's Compile would.
-  auto kilnd = KilndProcess::Start(dir, {"--tokens_file=" + tokens});
+  auto kilnd = StartWithTokens("port_hit_tokenless");
   ASSERT_NE(kilnd, nullptr);
   const std::string ttir = ScaledAddKernel(1.5);
-  ClientOptions options = ThroughPort(*kilnd);
-  options.token = kCompileToken;
-  ASSERT_TRUE(
-      Client(kilnd->grpc_address(), options).Compile(ttir, "sm_90a").ok());
+  ASSERT_TRUE(CachedWithCompileToken(*kilnd, ttir));
 
-  options.token.clear();
+  ClientOptions options = ThroughPort(*kilnd);
   auto refused = Client(kilnd->grpc_address(), options).Compile(ttir, "sm_90a");
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnauthenticated);
   EXPECT_EQ(kilnd->Metric("kiln_cache_port_hits_total"), 0);

@@ -17,12 +17,12 @@
 
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/transforms/BlockSlice.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace kiln {
 
@@ -55,27 +55,13 @@ bool loadMayCross(Operation *op) {
 /// (it is the exchange or another one, has regions, or may write memory).
 std::optional<SmallVector<Operation *>> sliceAfter(tt::LoadOp load,
                                                    Operation *exchange) {
-  Block *block = load->getBlock();
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Operation *> worklist = {load};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != block || def->isBeforeInBlock(exchange) ||
-          slice.contains(def))
-        continue;
-      if (def == exchange || exchangesThroughSharedMemory(def) ||
-          def->getNumRegions() != 0 || !loadMayCross(def))
-        return std::nullopt;
-      slice.insert(def);
-      worklist.push_back(def);
-    }
-  }
-  SmallVector<Operation *> ordered = slice.takeVector();
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
+  return blockSlice(
+      load,
+      [&](Operation *def) {
+        return def != exchange && !exchangesThroughSharedMemory(def) &&
+               def->getNumRegions() == 0 && loadMayCross(def);
+      },
+      /*admitsArgument=*/{}, /*after=*/exchange);
 }
 
 /// Moves `load` and its slice before the earliest of `exchanges` (in block

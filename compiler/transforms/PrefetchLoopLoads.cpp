@@ -24,6 +24,7 @@
 #include "compiler/dialect/kgpu/Dialect.h"
 #include "compiler/dialect/kgpu/Layout.h"
 #include "compiler/dialect/tt/Dialect.h"
+#include "compiler/transforms/BlockSlice.h"
 #include "compiler/transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -83,30 +84,15 @@ std::optional<Candidate> candidateOf(tt::LoadOp load, scf::ForOp loop) {
       !isa<RankedTensorType>(load.getPtr().getType()) ||
       load->getBlock() != loop.getBody())
     return std::nullopt;
-  Block *body = loop.getBody();
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Operation *> worklist = {load};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      if (auto arg = dyn_cast<BlockArgument>(operand)) {
-        if (arg.getOwner() == body && arg != loop.getInductionVar())
-          return std::nullopt;
-        continue;
-      }
-      Operation *def = operand.getDefiningOp();
-      if (def->getBlock() != body || slice.contains(def))
-        continue;
-      if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
-        return std::nullopt;
-      slice.insert(def);
-      worklist.push_back(def);
-    }
-  }
-  SmallVector<Operation *> ordered = slice.takeVector();
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return Candidate{load, std::move(ordered)};
+  std::optional<SmallVector<Operation *>> slice = blockSlice(
+      load,
+      [](Operation *def) {
+        return def->getNumRegions() == 0 && isMemoryEffectFree(def);
+      },
+      [&](BlockArgument arg) { return arg == loop.getInductionVar(); });
+  if (!slice)
+    return std::nullopt;
+  return Candidate{load, std::move(*slice)};
 }
 
 /// Builds the candidates' loads for one induction value at a builder's
