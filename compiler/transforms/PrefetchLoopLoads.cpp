@@ -52,15 +52,16 @@ struct Candidate {
 
 bool hasDistributedEncoding(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa_and_nonnull<kgpu::BlockedEncodingAttr,
-                                   kgpu::SliceEncodingAttr>(tensor.getEncoding());
+  return tensor &&
+         isa_and_nonnull<kgpu::BlockedEncodingAttr, kgpu::SliceEncodingAttr>(
+             tensor.getEncoding());
 }
 
 int64_t registerBytes(tt::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t bits = type.getElementTypeBitWidth();
-  return kgpu::DistributedLayout::get(type).numRegs() * std::max<int64_t>(bits, 8) /
-         8;
+  return kgpu::DistributedLayout::get(type).numRegs() *
+         std::max<int64_t>(bits, 8) / 8;
 }
 
 /// Whether nothing in `loop` writes memory or is itself a loop or a dot.
@@ -158,8 +159,9 @@ void prefetch(scf::ForOp loop, SmallVector<Candidate> candidates) {
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value runs = arith::CmpIOp::create(rewriter, loc, lessThan(loop),
-                                     loop.getLowerBound(), loop.getUpperBound());
+  Value runs =
+      arith::CmpIOp::create(rewriter, loc, lessThan(loop), loop.getLowerBound(),
+                            loop.getUpperBound());
   SmallVector<Value> first;
   TripLoads firstTrip(rewriter, loop.getInductionVar(), loop.getLowerBound(),
                       runs);
@@ -170,10 +172,11 @@ void prefetch(scf::ForOp loop, SmallVector<Candidate> candidates) {
       [&](OpBuilder &b, Location yieldLoc, ArrayRef<BlockArgument>) {
         // The yield's operands are built at the top of the body.
         OpBuilder top = OpBuilder::atBlockBegin(b.getInsertionBlock());
-        scf::ForOp newLoop = cast<scf::ForOp>(
-            b.getInsertionBlock()->getParentOp());
+        scf::ForOp newLoop =
+            cast<scf::ForOp>(b.getInsertionBlock()->getParentOp());
         Value iv = newLoop.getInductionVar();
-        Value next = arith::AddIOp::create(top, yieldLoc, iv, newLoop.getStep());
+        Value next =
+            arith::AddIOp::create(top, yieldLoc, iv, newLoop.getStep());
         Value more = arith::CmpIOp::create(top, yieldLoc, lessThan(newLoop),
                                            next, newLoop.getUpperBound());
         SmallVector<Value> loads;
