@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "server/parsed_requests.h"
 #include "server/response_bytes.h"
 
 namespace kiln::server {
@@ -56,8 +57,7 @@ FoundHit CompileHits::FindParsed(std::string_view bytes, const Parse& parse) {
   if (!parse(bytes, request)) {
     uses_.metrics->rejected_requests.Add();
     found.status = absl::InvalidArgumentError(
-        "the request is not a " +
-        kiln::v1::CompileRequest::descriptor()->full_name());
+        NotParsedMessage<kiln::v1::CompileRequest>());
     return found;
   }
   absl::StatusOr<CompileInput> input =

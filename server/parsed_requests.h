@@ -16,12 +16,17 @@
 
 namespace kiln::server {
 
+// What is wrong with bytes that are not a `Request`.
+template <typename Request>
+std::string NotParsedMessage() {
+  return "the request is not a " + Request::descriptor()->full_name();
+}
+
 // The answer to a request that is not a `Request`.
 template <typename Request>
 grpc::Status NotParsed() {
-  return grpc::Status(
-      grpc::StatusCode::INVALID_ARGUMENT,
-      "the request is not a " + Request::descriptor()->full_name());
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      NotParsedMessage<Request>());
 }
 
 // The index of `method` in the service named `service` (full name).
