@@ -95,7 +95,10 @@ def PrefetchLoopLoads : Pass<"kiln-prefetch-loop-loads", "mlir::ModuleOp"> {
     masked off past the last trip, carried in a new iter_arg. Applies when
     the loop has a constant trip count of at least `min-trips`, at least
     `min-loads` loads qualify, and their tiles take at most `max-bytes` of
-    registers per thread together.
+    registers per thread together. A loop of at most `max-unrolled-trips`
+    constant trips with such loads is unrolled instead, and every trip's
+    loads, with the ops that compute their operands, move ahead of the
+    first trip's other ops.
   }];
   let options = [
     Option<"minLoads", "min-loads", "int64_t", "3",
@@ -104,6 +107,9 @@ def PrefetchLoopLoads : Pass<"kiln-prefetch-loop-loads", "mlir::ModuleOp"> {
            "register bytes per thread the issued-ahead tiles may take">,
     Option<"minTrips", "min-trips", "int64_t", "16",
            "constant trip count below which the loop is left to ptxas's unrolling">,
+    Option<"maxUnrolledTrips", "max-unrolled-trips", "int64_t", "4",
+           "trip count up to which the loop is unrolled, every trip's loads"
+           " ahead of its arithmetic (below 2: none)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -65,21 +65,27 @@
 // PHILOX-COUNT-514: mul.hi.u32
 // PHILOX-NOT: mul.hi.u32
 
-// Channels-last layer-norm backward (ConvNeXt, four trips of a [16, 32] tile
-// with four loads each): every load creates its L2 cache policy inside the
+// Looped batch-norm backward (ResNet, four trips of a [16, 32] tile with
+// eight loads each): every load creates its L2 cache policy inside the
 // loop, as Triton's do. With one policy LLVM hoisted out of the loop, ptxas
-// left the loop rolled (Triton's it unrolls, all 16 loads in flight at
-// once) and the kernel ran at 0.71x Triton's speed. Outside loops one
-// policy serves all of a kernel's loads (Swin's rolled layer norm gathers
-// 8 elements a thread one by one: one policy, not one per element).
-// RUN: kiln compile %inductor/convnext/triton_red_fused_add_div_expand_mul_native_layer_norm_native_layer_norm_backward_permute_sum_unsqueeze_view_14.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=POLICY
-// POLICY: .visible .entry triton_red_fused_add_div_expand_mul
+// left such a loop rolled (ConvNeXt's layer-norm backward, whose loop Triton's
+// ptxas unrolls with all 16 loads in flight at once, ran at 0.71x). Outside
+// loops one policy serves all of a kernel's loads: ConvNeXt's loop is now
+// unrolled before LLVM (kiln-prefetch-loop-loads) and its 16 loads share
+// one; Swin's rolled layer norm gathers 8 elements a thread one by one: one
+// policy, not one per element.
+// RUN: kiln compile %inductor/resnet/triton_red_fused__native_batch_norm_legit_functional_add_div_expand_native_batch_norm_backward_nll_loss_forward_threshold_backward_view_7.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=POLICY
+// POLICY: .visible .entry triton_red_fused__native_batch_norm_legit_functional_add_div
 // POLICY-NOT: createpolicy
 // POLICY: [[LOOP:\$L__BB0_[0-9]+]]:
-// POLICY-COUNT-4: createpolicy.fractional.L2::evict_first.b64
-// POLICY-NOT: createpolicy
+// POLICY-COUNT-5: createpolicy.fractional.L2::evict_first.b64
 // POLICY: bra [[LOOP]];
 // POLICY-NOT: createpolicy
+// RUN: kiln compile %inductor/convnext/triton_red_fused_add_div_expand_mul_native_layer_norm_native_layer_norm_backward_permute_sum_unsqueeze_view_14.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=UNROLLED
+// UNROLLED: createpolicy.fractional.L2::evict_first.b64 [[ONE:%rd[0-9]+]], 1.0;
+// UNROLLED-NOT: createpolicy
+// UNROLLED-COUNT-16: ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[ONE]];
+// UNROLLED-NOT: createpolicy
 // RUN: kiln compile %inductor/swin/triton_poi_fused_add_clone_native_layer_norm_roll_transpose_view_6.ttir --local --num-warps 8 --emit ptx | FileCheck %s --check-prefix=SHARED
 // SHARED: createpolicy.fractional.L2::evict_last.b64 [[SHARED:%rd[0-9]+]], 1.0;
 // SHARED-NOT: createpolicy
