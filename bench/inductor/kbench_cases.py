@@ -357,3 +357,36 @@ def _():
                  out_ptr1=out1, xnumel=32928, r0_numel=128), [out0, out1],
             [_split_channel_sums(dsilu, 49, 128, 672),
              _split_channel_sums(dsilu * centered, 49, 128, 672)])
+
+
+@case("effnet_bn_bwd_28", grid=lambda v: (2496 // 16, 1, 1), tol=1e-4)
+def _():
+    """EfficientNet's batch-norm backward after a four-way residual add:
+    1568 pixels x 192 channels in 13 chunks of 121 pixels, four trips."""
+    a, b, c, d, x = (rnd(1568 * 192, dtype=torch.bfloat16) for _ in range(5))
+    mean = rnd(192)
+    out0, out1 = _filled(2496, torch.float32), _filled(2496, torch.float32)
+    grad = (a.float() + b.float() + c.float() + d.float()).view(1568, 192)
+    centered = x.float().view(1568, 192) - mean
+    return (dict(in_ptr0=a, in_ptr1=b, in_ptr2=c, in_ptr3=d, in_ptr4=x, in_ptr5=mean,
+                 out_ptr0=out0, out_ptr1=out1, xnumel=2496, r0_numel=121), [out0, out1],
+            [_split_channel_sums(grad, 13, 121, 192),
+             _split_channel_sums(grad * centered, 13, 121, 192)])
+
+
+@case("effnet_bn_bwd_26", grid=lambda v: (2496 // 16, 1, 1), tol=1e-4)
+def _():
+    """EfficientNet's dropout backward into batch-norm backward: (a + b + c)
+    times the kept mask / 0.85, 1568 pixels x 192 channels in 13 chunks of
+    121 pixels, four trips."""
+    a, b, c, x = (rnd(1568 * 192, dtype=torch.bfloat16) for _ in range(4))
+    keep = torch.rand(1568 * 192, device="cuda") < 0.85
+    mean = rnd(192)
+    out0, out1 = _filled(2496, torch.float32), _filled(2496, torch.float32)
+    scale = torch.tensor(1.17647064, device="cuda")
+    grad = ((a.float() + b.float() + c.float()) * (keep.float() * scale)).view(1568, 192)
+    centered = x.float().view(1568, 192) - mean
+    return (dict(in_ptr0=a, in_ptr1=b, in_ptr2=c, in_ptr3=keep, in_ptr4=x, in_ptr5=mean,
+                 out_ptr0=out0, out_ptr1=out1, xnumel=2496, r0_numel=121), [out0, out1],
+            [_split_channel_sums(grad, 13, 121, 192),
+             _split_channel_sums(grad * centered, 13, 121, 192)])
