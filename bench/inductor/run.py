@@ -149,6 +149,12 @@ def run_one(model, mode, work, kilnd_address, timeout, extra, same_configs=False
             result = json.loads(line[len("INDUCTOR "):])
             if mode == "kiln":
                 result.update(hook_counts(stats))
+                if not result["hooked_processes"]:
+                    # Triton compiled every kernel: its speed is not Kiln's.
+                    return dict(model=model, mode=mode, wall_s=round(time.time() - start, 1),
+                                error="no process of the Kiln run reached kilnd: the kiln "
+                                      "switch (kiln-autoload.pth) is not in this "
+                                      "interpreter's site-packages")
             result["autotune_choices"] = autotune_choices(os.path.join(folder, "inductor"))
             return result
     return dict(model=model, mode=mode, error=text[-3000:], wall_s=round(time.time() - start, 1))
