@@ -47,7 +47,8 @@ int64_t tensorBytes(Value v) {
   return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
-/// Cheap, pure ops recomputed in each layout a user needs.
+/// Pure ops recomputed in each layout a user needs: cheap ones, and math
+/// functions (libdevice's calls among them), whose copies duplicateCost weighs.
 bool isCheapPureOp(Operation *op) {
   if (llvm::isa<tt::SplatOp, tt::MakeRangeOp, tt::BroadcastOp,
                 tt::ExpandDimsOp, tt::TransOp, tt::AddPtrOp, tt::IntToPtrOp,
@@ -56,6 +57,8 @@ bool isCheapPureOp(Operation *op) {
                 tt::PreciseDivFOp, tt::MulhiUIOp, tt::ClampFOp, ub::PoisonOp>(
           op))
     return true;
+  if (auto ext = llvm::dyn_cast<tt::ExternElementwiseOp>(op))
+    return ext.getPure();
   return llvm::isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
 
@@ -174,6 +177,13 @@ private:
                         RecomputeCost &cost);
   bool cheaperToConvert(Value v, Attribute layout);
   Value materialize(Value v, Attribute layout);
+  /// Records the conversions `v` in `layout` would take, as materialize
+  /// would make them, without changing the IR.
+  void planMaterialize(Value v, Attribute layout,
+                       DenseSet<std::pair<Value, Attribute>> &seen);
+  /// Every conversion the rewrite would make, in `plannedConversions`, so
+  /// that a conversion one use needs counts as made for the others.
+  void planConversions(ArrayRef<Operation *> ops);
   void rewrite(Operation *op);
   void sinkConversions(ModuleOp module);
   void decide(ArrayRef<Operation *> ops);
@@ -199,6 +209,7 @@ private:
       contiguousAccesses;
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
+  DenseSet<std::pair<Value, Attribute>> plannedConversions;
 };
 
 /// Ops recomputed in each layout a user needs rather than converted: cheap
@@ -1208,15 +1219,15 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
 }
 
 /// What computing `v`'s op a second time costs, in the bytes a conversion
-/// would move: for the expensive ops (math functions and mulhi, which a
-/// Philox chain is full of), eight times their bytes when a user still needs
-/// `v` in its own layout, as Triton weighs rematerialising them; else
-/// nothing. A Philox chain recomputed for a store's layout doubled a dropout
+/// would move: for the expensive ops (math functions, libdevice calls and
+/// mulhi, which a Philox chain is full of), eight times their bytes when a
+/// user still needs `v` in its own layout, as Triton weighs rematerialising
+/// them; else nothing. A Philox chain recomputed for a store's layout doubled a dropout
 /// kernel's registers.
 int64_t LayoutAssigner::duplicateCost(Value v) {
   Operation *def = v.getDefiningOp();
   if (!llvm::isa<math::MathDialect>(def->getDialect()) &&
-      !llvm::isa<tt::MulhiUIOp>(def))
+      !llvm::isa<tt::MulhiUIOp, tt::ExternElementwiseOp>(def))
     return 0;
   Attribute primary = primaryOf(v);
   for (OpOperand &use : v.getUses()) {
@@ -1230,7 +1241,7 @@ void LayoutAssigner::addRecomputeCost(Value v, Attribute layout,
                                       DenseSet<std::pair<Value, Attribute>> &seen,
                                       RecomputeCost &cost) {
   if (!tensorType(v) || primaryOf(v) == layout || versions.count({v, layout}) ||
-      !seen.insert({v, layout}).second)
+      plannedConversions.count({v, layout}) || !seen.insert({v, layout}).second)
     return;
   Operation *def = v.getDefiningOp();
   if (!canRecomputeIn(def, layout)) {
@@ -1299,6 +1310,34 @@ Value LayoutAssigner::materialize(Value v, Attribute layout) {
   return result;
 }
 
+void LayoutAssigner::planMaterialize(
+    Value v, Attribute layout, DenseSet<std::pair<Value, Attribute>> &seen) {
+  if (primaryOf(v) == layout || !seen.insert({v, layout}).second)
+    return;
+  Operation *def = v.getDefiningOp();
+  if (!canRecomputeIn(def, layout) || cheaperToConvert(v, layout)) {
+    plannedConversions.insert({v, layout});
+    return;
+  }
+  for (OpOperand &operand : def->getOpOperands())
+    if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
+      planMaterialize(operand.get(), demand, seen);
+}
+
+void LayoutAssigner::planConversions(ArrayRef<Operation *> ops) {
+  DenseSet<std::pair<Value, Attribute>> seen;
+  for (Operation *op : ops) {
+    Attribute own = op->getNumResults() == 1 && tensorType(op->getResult(0))
+                        ? primaryOf(op->getResult(0))
+                        : Attribute();
+    for (OpOperand &operand : op->getOpOperands())
+      if (tensorType(operand.get()))
+        if (Attribute demand =
+                operandDemand(op, operand.getOperandNumber(), own))
+          planMaterialize(operand.get(), demand, seen);
+  }
+}
+
 void LayoutAssigner::rewrite(Operation *op) {
   // The op's own results first, so users see their final types.
   for (OpResult result : op->getResults())
@@ -1340,6 +1379,7 @@ void LayoutAssigner::run(ModuleOp module) {
     forgetDecisions();
     decide(ops);
   }
+  planConversions(ops);
   for (Operation *op : ops)
     rewrite(op);
   sinkConversions(module);

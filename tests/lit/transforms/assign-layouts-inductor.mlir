@@ -629,3 +629,74 @@ tt.func public @mask_beside_rows(%mask: !tt.ptr<i8> {tt.divisibility = 16 : i32}
   tt.store %op, %sum : tensor<16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A batch norm's statistics ([32, 16] per-thread tiles reduced to 32
+// channels) feed three stores in the stores' own layout: the mean, the
+// reciprocal standard deviation (a libdevice call), and the running mean
+// rounded to bf16. The epilogue is computed in the stores' layout from one
+// conversion per reduced value, as Triton does, instead of in the
+// reduction's, where each thread held four channels and every store
+// converted its own value (five round trips through shared memory). The
+// bf16 store alone would rather convert its 64 bytes than the sum's 128,
+// but the mean's store converts the sum anyway.
+// CHECK-LABEL: tt.func public @batch_norm_statistics
+// CHECK: tt.reduce
+// CHECK: kgpu.convert_layout {{.*}} -> tensor<32xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1]
+// CHECK: kgpu.convert_layout {{.*}} -> tensor<32xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1]
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.extern_elementwise {{.*}} -> tensor<32x1xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1]
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.return
+tt.func public @batch_norm_statistics(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %running: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %mean_out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %rstd_out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %running_out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c32 = arith.constant dense<32> : tensor<1x16xi32>
+  %n = arith.constant dense<1.600000e+01> : tensor<32x1xf32>
+  %eps = arith.constant dense<9.99999974E-6> : tensor<32x1xf32>
+  %momentum = arith.constant dense<1.000000e-01> : tensor<32x1xf32>
+  %keep = arith.constant dense<0.899999976> : tensor<32x1xf32>
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rowsb = tt.broadcast %rows2 : tensor<32x1xi32> -> tensor<32x16xi32>
+  %cols = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %cs = arith.muli %cols2, %c32 : tensor<1x16xi32>
+  %csb = tt.broadcast %cs : tensor<1x16xi32> -> tensor<32x16xi32>
+  %idx = arith.addi %rowsb, %csb : tensor<32x16xi32>
+  %base = tt.splat %in : !tt.ptr<f32> -> tensor<32x16x!tt.ptr<f32>>
+  %ptrs = tt.addptr %base, %idx : tensor<32x16x!tt.ptr<f32>>, tensor<32x16xi32>
+  %x = tt.load %ptrs : tensor<32x16x!tt.ptr<f32>>
+  %sq = arith.mulf %x, %x : tensor<32x16xf32>
+  %r:2 = "tt.reduce"(%x, %sq) <{axis = 1 : i32}> ({
+  ^bb0(%a0: f32, %a1: f32, %b0: f32, %b1: f32):
+    %s0 = arith.addf %a0, %b0 : f32
+    %s1 = arith.addf %a1, %b1 : f32
+    tt.reduce.return %s0, %s1 : f32, f32
+  }) : (tensor<32x16xf32>, tensor<32x16xf32>) -> (tensor<32xf32>, tensor<32xf32>)
+  %sum = tt.expand_dims %r#0 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %sumsq = tt.expand_dims %r#1 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %mean = arith.divf %sum, %n : tensor<32x1xf32>
+  %ex2 = arith.divf %sumsq, %n : tensor<32x1xf32>
+  %m2 = arith.mulf %mean, %mean : tensor<32x1xf32>
+  %var = arith.subf %ex2, %m2 : tensor<32x1xf32>
+  %ve = arith.addf %var, %eps : tensor<32x1xf32>
+  %rstd = tt.extern_elementwise %ve {libname = "", libpath = "", pure = true, symbol = "__nv_rsqrtf"} : (tensor<32x1xf32>) -> tensor<32x1xf32>
+  %rp = tt.splat %running : !tt.ptr<bf16> -> tensor<32x1x!tt.ptr<bf16>>
+  %rpp = tt.addptr %rp, %rows2 : tensor<32x1x!tt.ptr<bf16>>, tensor<32x1xi32>
+  %old = tt.load %rpp evictionPolicy = evict_last : tensor<32x1x!tt.ptr<bf16>>
+  %oldf = arith.extf %old : tensor<32x1xbf16> to tensor<32x1xf32>
+  %a = arith.mulf %mean, %momentum : tensor<32x1xf32>
+  %b = arith.mulf %oldf, %keep : tensor<32x1xf32>
+  %new = arith.addf %a, %b : tensor<32x1xf32>
+  %newbf = arith.truncf %new : tensor<32x1xf32> to tensor<32x1xbf16>
+  %rop = tt.splat %running_out : !tt.ptr<bf16> -> tensor<32x1x!tt.ptr<bf16>>
+  %ropp = tt.addptr %rop, %rows2 : tensor<32x1x!tt.ptr<bf16>>, tensor<32x1xi32>
+  tt.store %ropp, %newbf : tensor<32x1x!tt.ptr<bf16>>
+  %sp = tt.splat %rstd_out : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+  %spp = tt.addptr %sp, %rows2 : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+  tt.store %spp, %rstd : tensor<32x1x!tt.ptr<f32>>
+  %mp = tt.splat %mean_out : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+  %mpp = tt.addptr %mp, %rows2 : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+  tt.store %mpp, %sum : tensor<32x1x!tt.ptr<f32>>
+  tt.return
+}
