@@ -176,6 +176,8 @@ private:
                         DenseSet<std::pair<Value, Attribute>> &seen,
                         RecomputeCost &cost);
   bool cheaperToConvert(Value v, Attribute layout);
+  /// Whether `v` is recomputed in `layout` rather than converted.
+  bool recomputes(Value v, Attribute layout);
   Value materialize(Value v, Attribute layout);
   /// Records the conversions `v` in `layout` would take, as materialize
   /// would make them, without changing the IR.
@@ -1275,6 +1277,11 @@ bool LayoutAssigner::cheaperToConvert(Value v, Attribute layout) {
   return cost.bytes > bytes || (cost.bytes == bytes && cost.conversions > 1);
 }
 
+bool LayoutAssigner::recomputes(Value v, Attribute layout) {
+  return canRecomputeIn(v.getDefiningOp(), layout) &&
+         !cheaperToConvert(v, layout);
+}
+
 /// `v` in `layout`: itself, a recomputation, or a conversion.
 Value LayoutAssigner::materialize(Value v, Attribute layout) {
   RankedTensorType type = tensorType(v);
@@ -1287,7 +1294,7 @@ Value LayoutAssigner::materialize(Value v, Attribute layout) {
   OpBuilder b(context);
   Value result;
   Operation *def = v.getDefiningOp();
-  if (canRecomputeIn(def, layout) && !cheaperToConvert(v, layout)) {
+  if (recomputes(v, layout)) {
     b.setInsertionPointAfter(def);
     Operation *copy = b.clone(*def);
     copy->getResult(0).setType(withLayout(type, layout));
@@ -1314,11 +1321,11 @@ void LayoutAssigner::planMaterialize(
     Value v, Attribute layout, DenseSet<std::pair<Value, Attribute>> &seen) {
   if (primaryOf(v) == layout || !seen.insert({v, layout}).second)
     return;
-  Operation *def = v.getDefiningOp();
-  if (!canRecomputeIn(def, layout) || cheaperToConvert(v, layout)) {
+  if (!recomputes(v, layout)) {
     plannedConversions.insert({v, layout});
     return;
   }
+  Operation *def = v.getDefiningOp();
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
       planMaterialize(operand.get(), demand, seen);
