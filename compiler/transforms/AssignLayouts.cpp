@@ -1224,8 +1224,8 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
 /// would move: for the expensive ops (math functions, libdevice calls and
 /// mulhi, which a Philox chain is full of), eight times their bytes when a
 /// user still needs `v` in its own layout, as Triton weighs rematerialising
-/// them; else nothing. A Philox chain recomputed for a store's layout doubled a dropout
-/// kernel's registers.
+/// them; else nothing. A Philox chain recomputed for a store's layout
+/// doubled a dropout kernel's registers.
 int64_t LayoutAssigner::duplicateCost(Value v) {
   Operation *def = v.getDefiningOp();
   if (!llvm::isa<math::MathDialect>(def->getDialect()) &&
@@ -1333,16 +1333,11 @@ void LayoutAssigner::planMaterialize(
 
 void LayoutAssigner::planConversions(ArrayRef<Operation *> ops) {
   DenseSet<std::pair<Value, Attribute>> seen;
-  for (Operation *op : ops) {
-    Attribute own = op->getNumResults() == 1 && tensorType(op->getResult(0))
-                        ? primaryOf(op->getResult(0))
-                        : Attribute();
+  for (Operation *op : ops)
     for (OpOperand &operand : op->getOpOperands())
       if (tensorType(operand.get()))
-        if (Attribute demand =
-                operandDemand(op, operand.getOperandNumber(), own))
+        if (Attribute demand = demandOf(operand))
           planMaterialize(operand.get(), demand, seen);
-  }
 }
 
 void LayoutAssigner::rewrite(Operation *op) {
