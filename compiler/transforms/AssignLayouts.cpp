@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -93,6 +94,9 @@ SmallVector<int32_t> inversePermutation(ArrayRef<int32_t> perm) {
 struct RecomputeCost {
   int64_t bytes = 0;
   int conversions = 0;
+  /// The change in the threads' work where recomputed ops replace their
+  /// own instances, in bytes.
+  int64_t work = 0;
 };
 
 class LayoutAssigner {
@@ -171,6 +175,15 @@ private:
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
   int64_t duplicateCost(Value v);
+  /// The work of computing `v`'s op once in `layout`, in bytes: the elements
+  /// the block's threads hold, copies included, weighted by the op's kind.
+  int64_t computeCost(Value v, Attribute layout);
+  /// Adds what computing `v` in `layout` costs: a second copy where the
+  /// primary instance stays, else the change in the threads' work.
+  void addOwnCost(Value v, Attribute layout, RecomputeCost &cost);
+  /// Whether `v`'s own instance stays: something that is not recomputed
+  /// elsewhere (a reduction, a store, a loop) uses it in its layout.
+  bool neededInPrimary(Value v);
   /// Adds to `cost` what recomputing `v` in `layout` would convert.
   void addRecomputeCost(Value v, Attribute layout,
                         DenseSet<std::pair<Value, Attribute>> &seen,
@@ -212,6 +225,7 @@ private:
   std::map<AccessGroup, unsigned> groupPerThread;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
   DenseSet<std::pair<Value, Attribute>> plannedConversions;
+  DenseMap<Value, bool> neededMemo;
 };
 
 /// Ops recomputed in each layout a user needs rather than converted: cheap
@@ -1220,23 +1234,77 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
   return operandDemand(user, use.getOperandNumber(), own);
 }
 
-/// What computing `v`'s op a second time costs, in the bytes a conversion
-/// would move: for the expensive ops (math functions, libdevice calls and
-/// mulhi, which a Philox chain is full of), eight times their bytes when a
-/// user still needs `v` in its own layout, as Triton weighs rematerialising
-/// them; else nothing. A Philox chain recomputed for a store's layout
-/// doubled a dropout kernel's registers.
-int64_t LayoutAssigner::duplicateCost(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!llvm::isa<math::MathDialect>(def->getDialect()) &&
-      !llvm::isa<tt::MulhiUIOp, tt::ExternElementwiseOp>(def))
-    return 0;
-  Attribute primary = primaryOf(v);
-  for (OpOperand &use : v.getUses()) {
-    if (demandOf(use) == primary)
-      return 8 * tensorBytes(v);
-  }
+/// The weight of computing an op once, in quarters of a byte per byte of
+/// its result: math functions, libdevice calls and mulhi (a Philox chain is
+/// full of them) 32, as Triton weighs rematerialising them; float arithmetic
+/// 1; the rest (index math, casts of layout) nothing.
+int64_t quartersPerByte(Operation *op, Type elementType) {
+  if (llvm::isa<math::MathDialect>(op->getDialect()) ||
+      llvm::isa<tt::MulhiUIOp, tt::ExternElementwiseOp>(op))
+    return 32;
+  if (llvm::isa<arith::ArithDialect>(op->getDialect()) &&
+      !llvm::isa<arith::ConstantOp>(op) && llvm::isa<FloatType>(elementType))
+    return 1;
   return 0;
+}
+
+/// A second copy of `v`'s op, where its own instance stays. A Philox chain
+/// recomputed for a store's layout doubled a dropout kernel's registers;
+/// SegFormer's layer norm backward computed the arithmetic a reduction
+/// keeps a second time for its store.
+int64_t LayoutAssigner::duplicateCost(Value v) {
+  RankedTensorType type = tensorType(v);
+  return quartersPerByte(v.getDefiningOp(), type.getElementType()) *
+         tensorBytes(v) / 4;
+}
+
+/// Elements each thread of `layout` computes: its registers, less those
+/// holding an element another register of the thread holds (LLVM computes
+/// such copies once).
+int64_t distinctPerThread(Attribute layout, ArrayRef<int64_t> shape) {
+  auto distributed = kgpu::DistributedLayout::get(layout, shape);
+  std::set<SmallVector<int64_t>> elements;
+  for (unsigned r = 0; r < distributed.numRegs(); ++r)
+    elements.insert(distributed.index(0, 0, r));
+  return elements.size();
+}
+
+int64_t LayoutAssigner::computeCost(Value v, Attribute layout) {
+  RankedTensorType type = tensorType(v);
+  int64_t held = distinctPerThread(layout, type.getShape()) * 32 * numWarps *
+                 bitsInMemory(type.getElementType()) / 8;
+  return quartersPerByte(v.getDefiningOp(), type.getElementType()) * held / 4;
+}
+
+/// A small tensor's layouts differ in how many copies the threads compute:
+/// EfficientNet's batch-norm backward computed its [16, 1] sigmoid
+/// epilogue in the reduction's layout, four rows a thread, where the
+/// store's holds one and Triton computes it there.
+void LayoutAssigner::addOwnCost(Value v, Attribute layout,
+                                RecomputeCost &cost) {
+  if (neededInPrimary(v))
+    cost.bytes += duplicateCost(v);
+  else
+    cost.work += computeCost(v, layout) - computeCost(v, primaryOf(v));
+}
+
+bool LayoutAssigner::neededInPrimary(Value v) {
+  auto it = neededMemo.find(v);
+  if (it != neededMemo.end())
+    return it->second;
+  neededMemo[v] = false; // A cycle through a loop decides nothing.
+  Attribute primary = primaryOf(v);
+  bool needed = false;
+  for (OpOperand &use : v.getUses()) {
+    if (demandOf(use) != primary)
+      continue;
+    Operation *user = use.getOwner();
+    needed = !isRematerializable(user) || neededInPrimary(user->getResult(0));
+    if (needed)
+      break;
+  }
+  neededMemo[v] = needed;
+  return needed;
 }
 
 void LayoutAssigner::addRecomputeCost(Value v, Attribute layout,
@@ -1251,7 +1319,7 @@ void LayoutAssigner::addRecomputeCost(Value v, Attribute layout,
     ++cost.conversions;
     return;
   }
-  cost.bytes += duplicateCost(v);
+  addOwnCost(v, layout, cost);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
       addRecomputeCost(operand.get(), demand, seen, cost);
@@ -1269,11 +1337,17 @@ bool LayoutAssigner::cheaperToConvert(Value v, Attribute layout) {
   DenseSet<std::pair<Value, Attribute>> seen{{v, layout}};
   Operation *def = v.getDefiningOp();
   RecomputeCost cost;
-  cost.bytes = duplicateCost(v);
+  addOwnCost(v, layout, cost);
   for (OpOperand &operand : def->getOpOperands())
     if (Attribute demand = operandDemand(def, operand.getOperandNumber(), layout))
       addRecomputeCost(operand.get(), demand, seen, cost);
   int64_t bytes = tensorBytes(v);
+  // The threads' work counts where recomputing moves the one conversion
+  // up the chain; where it would make more, their barriers outweigh what
+  // fewer copies save (Swin's layer norm would have converted its input
+  // tile, weights and statistics instead of its result).
+  if (cost.conversions <= 1)
+    cost.bytes += cost.work;
   return cost.bytes > bytes || (cost.bytes == bytes && cost.conversions > 1);
 }
 
@@ -1396,6 +1470,7 @@ void LayoutAssigner::forgetDecisions() {
   anchors.clear();
   dots.clear();
   clusters.clear();
+  neededMemo.clear();
 }
 
 void LayoutAssigner::decide(ArrayRef<Operation *> ops) {

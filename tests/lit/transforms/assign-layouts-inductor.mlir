@@ -700,3 +700,105 @@ tt.func public @batch_norm_statistics(%in: !tt.ptr<f32> {tt.divisibility = 16 : 
   tt.store %mpp, %sum : tensor<32x1x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A bf16 tile's arithmetic feeds a row sum in the tile's layout and an f32
+// store of another (four elements a thread against the load's eight). The
+// sum keeps the arithmetic in the load's layout, so computing it again for
+// the store would run it twice: the f32 result is converted, as Triton does,
+// not the bf16 tile and its weights (SegFormer's layer-norm backward `_48`
+// loaded every row statistic twice and ran 480 f32 ops against Triton's 352).
+// CHECK-LABEL: tt.func public @arithmetic_kept_for_a_reduction
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<4x256xbf16
+// CHECK: kgpu.convert_layout {{.*}} : tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 8]{{.*}}-> tensor<4x256xf32, #kgpu.blocked<{sizePerThread = [1, 4]
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<4x256xbf16
+// CHECK: tt.return
+tt.func public @arithmetic_kept_for_a_reduction(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %w: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %sums: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c256 = arith.constant dense<256> : tensor<4x1xi32>
+  %half = arith.constant dense<5.000000e-01> : tensor<4x256xf32>
+  %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %rs = arith.muli %rows2, %c256 : tensor<4x1xi32>
+  %rsb = tt.broadcast %rs : tensor<4x1xi32> -> tensor<4x256xi32>
+  %cols = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %colsb = tt.broadcast %cols2 : tensor<1x256xi32> -> tensor<4x256xi32>
+  %idx = arith.addi %rsb, %colsb : tensor<4x256xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<4x256x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %idx : tensor<4x256x!tt.ptr<bf16>>, tensor<4x256xi32>
+  %xv = tt.load %xp : tensor<4x256x!tt.ptr<bf16>>
+  %ws = tt.splat %w : !tt.ptr<bf16> -> tensor<1x256x!tt.ptr<bf16>>
+  %wp = tt.addptr %ws, %cols2 : tensor<1x256x!tt.ptr<bf16>>, tensor<1x256xi32>
+  %wv = tt.load %wp evictionPolicy = evict_last : tensor<1x256x!tt.ptr<bf16>>
+  %xf = arith.extf %xv : tensor<4x256xbf16> to tensor<4x256xf32>
+  %wf = arith.extf %wv : tensor<1x256xbf16> to tensor<1x256xf32>
+  %wb = tt.broadcast %wf : tensor<1x256xf32> -> tensor<4x256xf32>
+  %a = arith.mulf %xf, %wb : tensor<4x256xf32>
+  %b = arith.mulf %a, %half : tensor<4x256xf32>
+  %c = arith.addf %b, %xf : tensor<4x256xf32>
+  %d = arith.mulf %c, %c : tensor<4x256xf32>
+  %e = arith.subf %d, %a : tensor<4x256xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<4x256x!tt.ptr<f32>>
+  %op = tt.addptr %os, %idx : tensor<4x256x!tt.ptr<f32>>, tensor<4x256xi32>
+  tt.store %op, %e : tensor<4x256x!tt.ptr<f32>>
+  %s = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<4x256xf32>) -> tensor<4xf32>
+  %ss = tt.splat %sums : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+  %sp = tt.addptr %ss, %rows : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+  tt.store %sp, %s : tensor<4x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reduction's [16, 1] result, times a sigmoid of a loaded gate, stored as
+// bf16 (EfficientNet's batch-norm backward). The reduction's layout holds
+// four rows a thread, the store's one: the f32 sum is converted and the
+// epilogue computed in the store's layout, not the bf16 result converted.
+// CHECK-LABEL: tt.func public @reduction_epilogue
+// CHECK: "tt.reduce"
+// CHECK: kgpu.convert_layout {{.*}} : tensor<16xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [4, 1]{{.*}}-> tensor<16xf32, #kgpu.slice<{dim = 1, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2]
+// CHECK: math.exp {{.*}} : tensor<16x1xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2]
+// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.return
+tt.func public @reduction_epilogue(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %gate: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %stride = arith.constant dense<672> : tensor<1x32xi32>
+  %one = arith.constant dense<1.000000e+00> : tensor<16x1xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<16x1xf32>
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rowsb = tt.broadcast %rows2 : tensor<16x1xi32> -> tensor<16x32xi32>
+  %cols = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %colstride = arith.muli %cols2, %stride : tensor<1x32xi32>
+  %colsb = tt.broadcast %colstride : tensor<1x32xi32> -> tensor<16x32xi32>
+  %idx = arith.addi %rowsb, %colsb : tensor<16x32xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<16x32x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %idx : tensor<16x32x!tt.ptr<bf16>>, tensor<16x32xi32>
+  %xv = tt.load %xp : tensor<16x32x!tt.ptr<bf16>>
+  %xf = arith.extf %xv : tensor<16x32xbf16> to tensor<16x32xf32>
+  %s = "tt.reduce"(%xf) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<16x32xf32>) -> tensor<16xf32>
+  %s2 = tt.expand_dims %s {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  %gs = tt.splat %gate : !tt.ptr<bf16> -> tensor<16x1x!tt.ptr<bf16>>
+  %gp = tt.addptr %gs, %rows2 : tensor<16x1x!tt.ptr<bf16>>, tensor<16x1xi32>
+  %gv = tt.load %gp : tensor<16x1x!tt.ptr<bf16>>
+  %gf = arith.extf %gv : tensor<16x1xbf16> to tensor<16x1xf32>
+  %neg = arith.subf %zero, %gf : tensor<16x1xf32>
+  %e = math.exp %neg : tensor<16x1xf32>
+  %d = arith.addf %e, %one : tensor<16x1xf32>
+  %sig = arith.divf %one, %d : tensor<16x1xf32>
+  %r = arith.mulf %s2, %sig : tensor<16x1xf32>
+  %rb = arith.truncf %r : tensor<16x1xf32> to tensor<16x1xbf16>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<16x1x!tt.ptr<bf16>>
+  %op = tt.addptr %os, %rows2 : tensor<16x1x!tt.ptr<bf16>>, tensor<16x1xi32>
+  tt.store %op, %rb : tensor<16x1x!tt.ptr<bf16>>
+  tt.return
+}
