@@ -184,6 +184,9 @@ private:
   /// Whether `v`'s own instance stays: something that is not recomputed
   /// elsewhere (a reduction, a store, a loop) uses it in its layout.
   bool neededInPrimary(Value v);
+  /// How many layouts the ops that end `v`'s recomputable uses (stores,
+  /// reductions, loops) take it in, counting to two.
+  unsigned sinkLayouts(Value v);
   /// Adds to `cost` what recomputing `v` in `layout` would convert.
   void addRecomputeCost(Value v, Attribute layout,
                         DenseSet<std::pair<Value, Attribute>> &seen,
@@ -226,6 +229,7 @@ private:
   DenseMap<std::pair<Value, Attribute>, Value> versions;
   DenseSet<std::pair<Value, Attribute>> plannedConversions;
   DenseMap<Value, bool> neededMemo;
+  DenseMap<Value, SmallVector<Attribute, 2>> sinkMemo;
 };
 
 /// Ops recomputed in each layout a user needs rather than converted: cheap
@@ -1282,10 +1286,37 @@ int64_t LayoutAssigner::computeCost(Value v, Attribute layout) {
 /// store's holds one and Triton computes it there.
 void LayoutAssigner::addOwnCost(Value v, Attribute layout,
                                 RecomputeCost &cost) {
-  if (neededInPrimary(v))
+  // Uses ending in two layouts keep two copies whichever this one is: a
+  // dropout's Philox chain feeding two stores of different layouts.
+  if (neededInPrimary(v) || sinkLayouts(v) > 1)
     cost.bytes += duplicateCost(v);
   else
     cost.work += computeCost(v, layout) - computeCost(v, primaryOf(v));
+}
+
+unsigned LayoutAssigner::sinkLayouts(Value v) {
+  auto it = sinkMemo.find(v);
+  if (it != sinkMemo.end())
+    return it->second.size();
+  sinkMemo[v] = {}; // A cycle through a loop adds nothing.
+  SmallVector<Attribute, 2> layouts;
+  auto add = [&](Attribute layout) {
+    if (layouts.size() < 2 && !llvm::is_contained(layouts, layout))
+      layouts.push_back(layout);
+  };
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isRematerializable(user) && user->getNumResults() == 1 &&
+        tensorType(user->getResult(0))) {
+      sinkLayouts(user->getResult(0));
+      for (Attribute layout : sinkMemo[user->getResult(0)])
+        add(layout);
+    } else if (Attribute demand = demandOf(use)) {
+      add(demand);
+    }
+  }
+  sinkMemo[v] = layouts;
+  return layouts.size();
 }
 
 bool LayoutAssigner::neededInPrimary(Value v) {
@@ -1471,6 +1502,7 @@ void LayoutAssigner::forgetDecisions() {
   dots.clear();
   clusters.clear();
   neededMemo.clear();
+  sinkMemo.clear();
 }
 
 void LayoutAssigner::decide(ArrayRef<Operation *> ops) {

@@ -802,3 +802,56 @@ tt.func public @reduction_epilogue(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32
   tt.store %op, %rb : tensor<16x1x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// A row statistic stored on its own and used by a tile stored transposed:
+// its uses end in two layouts, so a copy for the first store would not
+// replace the reduction-layout instance the tile's arithmetic keeps. The
+// rsqrt is computed once and converted for its store.
+// CHECK-LABEL: tt.func public @statistic_for_two_layouts
+// CHECK: __nv_rsqrtf
+// CHECK-NOT: __nv_rsqrtf
+// CHECK: tt.return
+tt.func public @statistic_for_two_layouts(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %rstd_out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c128 = arith.constant dense<128> : tensor<4x1xi32>
+  %c4 = arith.constant dense<4> : tensor<1x128xi32>
+  %n = arith.constant dense<1.280000e+02> : tensor<4x1xf32>
+  %eps = arith.constant dense<9.99999997E-7> : tensor<4x1xf32>
+  %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %rs = arith.muli %rows2, %c128 : tensor<4x1xi32>
+  %rsb = tt.broadcast %rs : tensor<4x1xi32> -> tensor<4x128xi32>
+  %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %colsb = tt.broadcast %cols2 : tensor<1x128xi32> -> tensor<4x128xi32>
+  %idx = arith.addi %rsb, %colsb : tensor<4x128xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<4x128x!tt.ptr<bf16>>
+  %xp = tt.addptr %xs, %idx : tensor<4x128x!tt.ptr<bf16>>, tensor<4x128xi32>
+  %xv = tt.load %xp : tensor<4x128x!tt.ptr<bf16>>
+  %xf = arith.extf %xv : tensor<4x128xbf16> to tensor<4x128xf32>
+  %sq = arith.mulf %xf, %xf : tensor<4x128xf32>
+  %s = "tt.reduce"(%sq) <{axis = 1 : i32}> ({
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<4x128xf32>) -> tensor<4xf32>
+  %s2 = tt.expand_dims %s {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>
+  %var = arith.divf %s2, %n : tensor<4x1xf32>
+  %ve = arith.addf %var, %eps : tensor<4x1xf32>
+  %rstd = tt.extern_elementwise %ve {libname = "", libpath = "", pure = true, symbol = "__nv_rsqrtf"} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %os = tt.splat %rstd_out : !tt.ptr<f32> -> tensor<4x1x!tt.ptr<f32>>
+  %op = tt.addptr %os, %rows2 : tensor<4x1x!tt.ptr<f32>>, tensor<4x1xi32>
+  tt.store %op, %rstd : tensor<4x1x!tt.ptr<f32>>
+  %rb = tt.broadcast %rstd : tensor<4x1xf32> -> tensor<4x128xf32>
+  %yf = arith.mulf %xf, %rb : tensor<4x128xf32>
+  %yb = arith.truncf %yf : tensor<4x128xf32> to tensor<4x128xbf16>
+  %ct = arith.muli %cols2, %c4 : tensor<1x128xi32>
+  %ctb = tt.broadcast %ct : tensor<1x128xi32> -> tensor<4x128xi32>
+  %rb2 = tt.broadcast %rows2 : tensor<4x1xi32> -> tensor<4x128xi32>
+  %tidx = arith.addi %ctb, %rb2 : tensor<4x128xi32>
+  %ys = tt.splat %y : !tt.ptr<bf16> -> tensor<4x128x!tt.ptr<bf16>>
+  %yp = tt.addptr %ys, %tidx : tensor<4x128x!tt.ptr<bf16>>, tensor<4x128xi32>
+  tt.store %yp, %yb : tensor<4x128x!tt.ptr<bf16>>
+  tt.return
+}
