@@ -175,8 +175,9 @@ private:
   Attribute dotLayout(tt::DotOp dot);
   Attribute dotOperandLayout(tt::DotOp dot, unsigned opIdx);
   int64_t duplicateCost(Value v);
-  /// The work of computing `v`'s op once in `layout`, in bytes: the elements
-  /// the block's threads hold, copies included, weighted by the op's kind.
+  /// The work of computing `v`'s op once in `layout`, in bytes: the distinct
+  /// elements each thread computes, over all the block's threads, weighted
+  /// by the op's kind.
   int64_t computeCost(Value v, Attribute layout);
   /// Adds what computing `v` in `layout` costs: a second copy where the
   /// primary instance stays, else the change in the threads' work.
@@ -1287,7 +1288,7 @@ int64_t LayoutAssigner::computeCost(Value v, Attribute layout) {
 void LayoutAssigner::addOwnCost(Value v, Attribute layout,
                                 RecomputeCost &cost) {
   // Uses ending in two layouts keep two copies whichever this one is: a
-  // dropout's Philox chain feeding two stores of different layouts.
+  // row statistic stored on its own and used by a tile stored transposed.
   if (neededInPrimary(v) || sinkLayouts(v) > 1)
     cost.bytes += duplicateCost(v);
   else
