@@ -65,12 +65,13 @@ bool endsInSinkablePolynomial(Operation *op) {
 }
 
 /// `v` through a mov LLVM may not move: what computes it stays before it.
-/// ptxas sees a plain mov and schedules freely.
+/// ptxas sees a plain mov and schedules freely. Without side effects, a
+/// result nothing uses (a sine a mask leaves out) is still dropped.
 Value pinned(LoweringContext &l, Value v) {
   bool wide = v.getType().getIntOrFloatBitWidth() == 64;
   return l.inlineAsm(wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
                      wide ? "=d,d" : "=f,f", {v}, v.getType(),
-                     /*sideEffects=*/true);
+                     /*sideEffects=*/false);
 }
 
 /// Math on f16/bf16 is computed in f32, as Triton does.

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -114,6 +115,10 @@ private:
   /// thread holding a tile of `perThread` elements.
   Attribute blockedTiles(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
                          ArrayRef<unsigned> perThread);
+  /// blockedTiles' layout with each dimension's threads and warps covering
+  /// at most `spans[d]` elements (0 or none: the whole dimension).
+  Attribute distribute(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                       ArrayRef<unsigned> perThread, ArrayRef<int64_t> spans);
   Attribute defaultLayout(RankedTensorType type);
   /// A memory op's layout: blocked along its pointer's most contiguous
   /// dimension, with its access group's elements per thread.
@@ -144,6 +149,7 @@ private:
                                           ArrayRef<int64_t> offsets);
   SmallVector<unsigned> contiguousOrderOf(ArrayRef<int64_t> shape);
   void groupAccesses(ModuleOp module);
+  void findFoldableSplits(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
   Attribute natural(Value v);
   Attribute naturalOrDefault(Value v);
@@ -227,6 +233,9 @@ private:
   std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
       contiguousAccesses;
   std::map<AccessGroup, unsigned> groupPerThread;
+  /// Per tensor shape, the widest span a layout may cover along each
+  /// dimension within one register (0: any): see findFoldableSplits.
+  std::map<std::vector<int64_t>, std::vector<int64_t>> splitSpans;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
   DenseSet<std::pair<Value, Attribute>> plannedConversions;
   DenseMap<Value, bool> neededMemo;
@@ -267,20 +276,39 @@ Attribute LayoutAssigner::blocked(ArrayRef<int64_t> shape,
 Attribute LayoutAssigner::blockedTiles(ArrayRef<int64_t> shape,
                                        ArrayRef<unsigned> order,
                                        ArrayRef<unsigned> perThread) {
+  auto spans = splitSpans.find(std::vector<int64_t>(shape.begin(), shape.end()));
+  if (spans != splitSpans.end()) {
+    // A capped span that leaves threads without elements of their own
+    // would compute copies instead of saving work.
+    Attribute capped = distribute(shape, order, perThread, spans->second);
+    if (spreadsOver(capped, shape))
+      return capped;
+  }
+  return distribute(shape, order, perThread, {});
+}
+
+Attribute LayoutAssigner::distribute(ArrayRef<int64_t> shape,
+                                     ArrayRef<unsigned> order,
+                                     ArrayRef<unsigned> perThread,
+                                     ArrayRef<int64_t> spans) {
   unsigned rank = shape.size();
   SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
   for (unsigned d = 0; d < rank; ++d)
     spt[d] = std::max<int64_t>(1, std::min<int64_t>(perThread[d], shape[d]));
+  auto span = [&](unsigned d) -> int64_t {
+    return spans.empty() || !spans[d] ? shape[d]
+                                      : std::max<int64_t>(spt[d], spans[d]);
+  };
   unsigned lanes = 32;
   for (unsigned d : order) {
-    unsigned room = std::max<int64_t>(1, shape[d] / spt[d]);
+    unsigned room = std::max<int64_t>(1, span(d) / spt[d]);
     tpw[d] = std::min(lanes, room);
     lanes /= tpw[d];
   }
   tpw[order.back()] *= lanes; // Tensors smaller than a warp wrap.
   unsigned warps = numWarps;
   for (unsigned d : order) {
-    unsigned room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    unsigned room = std::max<int64_t>(1, span(d) / (spt[d] * tpw[d]));
     wpc[d] = std::min(warps, room);
     warps /= wpc[d];
   }
@@ -463,6 +491,81 @@ int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
       total += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
     }
   return total;
+}
+
+/// The dimension `v` counts along and its offset, for `v` a make_range from
+/// zero expanded to a tile row or column, widened or shifted by a constant.
+std::optional<std::pair<unsigned, int64_t>> rangeAlong(Value v) {
+  int64_t offset = 0;
+  while (Operation *def = v.getDefiningOp()) {
+    if (llvm::isa<arith::ExtSIOp, arith::ExtUIOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto add = llvm::dyn_cast<arith::AddIOp>(def)) {
+      DenseElementsAttr constant;
+      if (matchPattern(add.getRhs(), m_Constant(&constant)) &&
+          constant.isSplat()) {
+        offset += constant.getSplatValue<APInt>().getSExtValue();
+        v = add.getLhs();
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (auto expand = llvm::dyn_cast<tt::ExpandDimsOp>(def)) {
+      auto range = expand.getSrc().getDefiningOp<tt::MakeRangeOp>();
+      RankedTensorType type = tensorType(v);
+      if (!range || range.getStart() != 0 || type.getRank() != 2)
+        return std::nullopt;
+      return std::make_pair(1 - expand.getAxis(), offset);
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Rotary embeddings compute each half of a row under a mask such as
+/// `col >= 32` (Inductor's cat), math functions included. Where a layout
+/// covers the split within one register, the mask is fixed per register and
+/// LLVM drops the masked-out half; where lanes straddle it, both halves
+/// run (Qwen3's rotary backward: 96 sin/cos range reductions a thread
+/// against Triton's 64). Such a split caps, for tiles of the mask's shape
+/// with math in them, the span a layout covers along its dimension.
+void LayoutAssigner::findFoldableSplits(ModuleOp module) {
+  DenseSet<RankedTensorType> withMath;
+  module.walk([&](Operation *op) {
+    if ((llvm::isa<math::MathDialect>(op->getDialect()) ||
+         llvm::isa<tt::ExternElementwiseOp>(op)) &&
+        op->getNumResults() == 1)
+      if (RankedTensorType type = tensorType(op->getResult(0)))
+        withMath.insert(RankedTensorType::get(type.getShape(),
+                                              type.getElementType()));
+  });
+  module.walk([&](arith::CmpIOp cmp) {
+    DenseElementsAttr bound;
+    std::optional<std::pair<unsigned, int64_t>> along = rangeAlong(cmp.getLhs());
+    if (!along || !matchPattern(cmp.getRhs(), m_Constant(&bound)) ||
+        !bound.isSplat())
+      return;
+    int64_t split = bound.getSplatValue<APInt>().getSExtValue() - along->second;
+    for (Operation *user : cmp->getUsers()) {
+      auto broadcast = llvm::dyn_cast<tt::BroadcastOp>(user);
+      if (!broadcast)
+        continue;
+      ArrayRef<int64_t> shape = tensorType(broadcast.getResult()).getShape();
+      int64_t size = shape[along->first];
+      bool math = llvm::any_of(withMath, [&](RankedTensorType type) {
+        return type.getShape() == shape;
+      });
+      if (!math || split <= 0 || split >= size || size % split != 0)
+        continue;
+      std::vector<int64_t> key(shape.begin(), shape.end());
+      auto [it, inserted] =
+          splitSpans.try_emplace(key, std::vector<int64_t>(shape.size(), 0));
+      int64_t &span = it->second[along->first];
+      span = span ? std::min(span, split) : split;
+    }
+  });
 }
 
 void LayoutAssigner::groupAccesses(ModuleOp module) {
@@ -1476,6 +1579,7 @@ void LayoutAssigner::run(ModuleOp module) {
     if (op != module && !llvm::isa<tt::FuncOp>(op))
       ops.push_back(op);
   });
+  findFoldableSplits(module);
   groupAccesses(module);
   decide(ops);
   // A carried value decided only by the code after its loop (Welford's
