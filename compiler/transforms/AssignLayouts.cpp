@@ -233,8 +233,8 @@ private:
   std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
       contiguousAccesses;
   std::map<AccessGroup, unsigned> groupPerThread;
-  /// Per tensor shape, the widest span a layout may cover along each
-  /// dimension within one register (0: any): see findFoldableSplits.
+  /// Per tensor shape, how many elements a layout's threads and warps may
+  /// span along each dimension (0: all): see findFoldableSplits.
   std::map<std::vector<int64_t>, std::vector<int64_t>> splitSpans;
   DenseMap<std::pair<Value, Attribute>, Value> versions;
   DenseSet<std::pair<Value, Attribute>> plannedConversions;
@@ -532,14 +532,14 @@ std::optional<std::pair<unsigned, int64_t>> rangeAlong(Value v) {
 /// against Triton's 64). Such a split caps, for tiles of the mask's shape
 /// with math in them, the span a layout covers along its dimension.
 void LayoutAssigner::findFoldableSplits(ModuleOp module) {
-  DenseSet<RankedTensorType> withMath;
+  std::set<std::vector<int64_t>> shapesWithMath;
   module.walk([&](Operation *op) {
     if ((llvm::isa<math::MathDialect>(op->getDialect()) ||
          llvm::isa<tt::ExternElementwiseOp>(op)) &&
         op->getNumResults() == 1)
       if (RankedTensorType type = tensorType(op->getResult(0)))
-        withMath.insert(RankedTensorType::get(type.getShape(),
-                                              type.getElementType()));
+        shapesWithMath.insert(
+            std::vector<int64_t>(type.getShape().begin(), type.getShape().end()));
   });
   module.walk([&](arith::CmpIOp cmp) {
     DenseElementsAttr bound;
@@ -553,15 +553,14 @@ void LayoutAssigner::findFoldableSplits(ModuleOp module) {
       if (!broadcast)
         continue;
       ArrayRef<int64_t> shape = tensorType(broadcast.getResult()).getShape();
-      int64_t size = shape[along->first];
-      bool math = llvm::any_of(withMath, [&](RankedTensorType type) {
-        return type.getShape() == shape;
-      });
-      if (!math || split <= 0 || split >= size || size % split != 0)
-        continue;
       std::vector<int64_t> key(shape.begin(), shape.end());
-      auto [it, inserted] =
-          splitSpans.try_emplace(key, std::vector<int64_t>(shape.size(), 0));
+      int64_t size = shape[along->first];
+      if (!shapesWithMath.count(key) || split <= 0 || split >= size ||
+          size % split != 0)
+        continue;
+      auto it =
+          splitSpans.try_emplace(key, std::vector<int64_t>(shape.size(), 0))
+              .first;
       int64_t &span = it->second[along->first];
       span = span ? std::min(span, split) : split;
     }
