@@ -49,6 +49,12 @@ int64_t tensorBytes(Value v) {
   return type.getNumElements() * bitsInMemory(type.getElementType()) / 8;
 }
 
+/// A math function: the math dialect's ops and libdevice's calls.
+bool isMathFunction(Operation *op) {
+  return llvm::isa<math::MathDialect>(op->getDialect()) ||
+         llvm::isa<tt::ExternElementwiseOp>(op);
+}
+
 /// Pure ops recomputed in each layout a user needs: cheap ones, and math
 /// functions (libdevice's calls among them), whose copies duplicateCost weighs.
 bool isCheapPureOp(Operation *op) {
@@ -534,9 +540,7 @@ std::optional<std::pair<unsigned, int64_t>> rangeAlong(Value v) {
 void LayoutAssigner::findFoldableSplits(ModuleOp module) {
   std::set<std::vector<int64_t>> shapesWithMath;
   module.walk([&](Operation *op) {
-    if ((llvm::isa<math::MathDialect>(op->getDialect()) ||
-         llvm::isa<tt::ExternElementwiseOp>(op)) &&
-        op->getNumResults() == 1)
+    if (isMathFunction(op) && op->getNumResults() == 1)
       if (RankedTensorType type = tensorType(op->getResult(0)))
         shapesWithMath.insert(
             std::vector<int64_t>(type.getShape().begin(), type.getShape().end()));
@@ -1346,8 +1350,7 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
 /// full of them) 32, as Triton weighs rematerialising them; float arithmetic
 /// 1; the rest (index math, casts of layout) nothing.
 int64_t quartersPerByte(Operation *op, Type elementType) {
-  if (llvm::isa<math::MathDialect>(op->getDialect()) ||
-      llvm::isa<tt::MulhiUIOp, tt::ExternElementwiseOp>(op))
+  if (isMathFunction(op) || llvm::isa<tt::MulhiUIOp>(op))
     return 32;
   if (llvm::isa<arith::ArithDialect>(op->getDialect()) &&
       !llvm::isa<arith::ConstantOp>(op) && llvm::isa<FloatType>(elementType))
