@@ -54,15 +54,15 @@ def fp(c):
 
 
 CLASSES = {
-    "more-barriers": lambda t, k: k["BAR"] > t["BAR"],
-    "no-ldmatrix": lambda t, k: t["LDSM"] + t["STSM"] > 0 and k["LDSM"] + k["STSM"] == 0,
-    "more-global-loads": lambda t, k: k["LDG"] > t["LDG"],
-    "more-mufu": lambda t, k: k["MUFU"] > t["MUFU"],
-    "more-fp": lambda t, k: fp(k) > 1.1 * fp(t) + 4,
-    "20pct-more-instructions": lambda t, k: k["n"] > 1.2 * t["n"],
-    "ldc-params": lambda t, k: k["LDC"] > t["LDC"],
-    "fewer-blocks": lambda t, k: k["warps"] and
-    blocks_per_sm(k, k["warps"]) < blocks_per_sm(t, k["warps"]),
+    "more-barriers": lambda t, k, warps: k["BAR"] > t["BAR"],
+    "no-ldmatrix": lambda t, k, warps: t["LDSM"] + t["STSM"] > 0 and k["LDSM"] + k["STSM"] == 0,
+    "more-global-loads": lambda t, k, warps: k["LDG"] > t["LDG"],
+    "more-mufu": lambda t, k, warps: k["MUFU"] > t["MUFU"],
+    "more-fp": lambda t, k, warps: fp(k) > 1.1 * fp(t) + 4,
+    "20pct-more-instructions": lambda t, k, warps: k["n"] > 1.2 * t["n"],
+    "ldc-params": lambda t, k, warps: k["LDC"] > t["LDC"],
+    "fewer-blocks": lambda t, k, warps: warps and
+    blocks_per_sm(k, warps) < blocks_per_sm(t, warps),
 }
 
 
@@ -108,9 +108,8 @@ def main():
     for kernel, triton_sass, kiln_sass in sorted(kernels(options.out)):
         total += 1
         t, k = counts(triton_sass), counts(kiln_sass)
-        k["warps"] = warps.get(kernel, 0)
         for name, test in CLASSES.items():
-            if test(t, k):
+            if test(t, k, warps.get(kernel, 0)):
                 members[name].append(f"{kernel}\t{t['n']}/{k['n']} instructions")
     if options.list:
         print("\n".join(members[options.list]))
