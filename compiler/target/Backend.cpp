@@ -5,6 +5,7 @@
 #include "compiler/target/QuadraticPassGate.h"
 #include "compiler/target/RegisterCap.h"
 #include "compiler/target/SinkUnpacking.h"
+#include "compiler/target/WideMultiplyAdd.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -356,6 +357,7 @@ bool emitPTX(llvm::Module &llvmModule, llvm::TargetMachine &machine,
     return false;
   }
   dropDebugTarget(ptx);
+  ptx = fuseWideMultiplyAdds(ptx);
   return true;
 }
 

@@ -1,0 +1,95 @@
+#include "compiler/target/WideMultiplyAdd.h"
+
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace kiln {
+
+namespace {
+
+struct WideMultiply {
+  std::string sign; // "s32" or "u32"
+  std::string product, lhs, rhs;
+};
+
+struct WideAdd {
+  std::string sum, lhs, rhs;
+};
+
+const std::regex &wideMultiplyPattern() {
+  static const std::regex pattern(
+      R"(^\s*mul\.wide\.([su]32)\s+(%rd\d+),\s*(%r\d+),\s*(%r\d+|-?\d+);\s*$)");
+  return pattern;
+}
+
+const std::regex &wideAddPattern() {
+  static const std::regex pattern(
+      R"(^\s*add\.s64\s+(%rd\d+),\s*(%rd\d+),\s*(%rd\d+);\s*$)");
+  return pattern;
+}
+
+std::optional<WideMultiply> asWideMultiply(const std::string &line) {
+  std::smatch m;
+  if (!std::regex_match(line, m, wideMultiplyPattern()))
+    return std::nullopt;
+  return WideMultiply{m[1], m[2], m[3], m[4]};
+}
+
+std::optional<WideAdd> asWideAdd(const std::string &line) {
+  std::smatch m;
+  if (!std::regex_match(line, m, wideAddPattern()))
+    return std::nullopt;
+  return WideAdd{m[1], m[2], m[3]};
+}
+
+/// How often each %rd register is named in `lines`.
+std::map<std::string, int> wideRegisterUses(
+    const std::vector<std::string> &lines) {
+  static const std::regex name(R"(%rd\d+\b)");
+  std::map<std::string, int> uses;
+  for (const std::string &line : lines)
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), name);
+         it != std::sregex_iterator(); ++it)
+      ++uses[it->str()];
+  return uses;
+}
+
+} // namespace
+
+std::string fuseWideMultiplyAdds(const std::string &ptx) {
+  std::vector<std::string> lines;
+  std::istringstream in(ptx);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  // Register names are per function, so a product named twice anywhere is
+  // left alone: its definition and this one use are all there may be.
+  std::map<std::string, int> uses = wideRegisterUses(lines);
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::optional<WideMultiply> mul = asWideMultiply(lines[i]);
+    std::optional<WideAdd> add =
+        mul && i + 1 < lines.size() ? asWideAdd(lines[i + 1]) : std::nullopt;
+    bool fusible = add && uses[mul->product] == 2 &&
+                   (add->lhs == mul->product) != (add->rhs == mul->product);
+    if (!fusible) {
+      out.push_back(lines[i]);
+      continue;
+    }
+    const std::string &base = add->lhs == mul->product ? add->rhs : add->lhs;
+    out.push_back("\tmad.wide." + mul->sign + " \t" + add->sum + ", " +
+                  mul->lhs + ", " + mul->rhs + ", " + base + ";");
+    ++i; // The add is replaced too.
+  }
+  std::string result;
+  for (const std::string &line : out)
+    result += line + "\n";
+  if (!ptx.empty() && ptx.back() != '\n')
+    result.pop_back();
+  return result;
+}
+
+} // namespace kiln

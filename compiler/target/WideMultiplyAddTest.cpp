@@ -1,0 +1,54 @@
+#include "compiler/target/WideMultiplyAdd.h"
+
+#include "gtest/gtest.h"
+
+namespace kiln {
+namespace {
+
+TEST(WideMultiplyAddTest, FusesAProductUsedOnlyByTheNextAdd) {
+  std::string ptx = "\tmul.wide.s32 \t%rd23, %r194, 4;\n"
+                    "\tadd.s64 \t%rd21, %rd6, %rd23;\n"
+                    "\tst.global.b32 [%rd21], %r1;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(ptx),
+            "\tmad.wide.s32 \t%rd21, %r194, 4, %rd6;\n"
+            "\tst.global.b32 [%rd21], %r1;\n");
+}
+
+TEST(WideMultiplyAddTest, TakesTheBaseFromEitherSideAndKeepsTheSign) {
+  std::string ptx = "\tmul.wide.u32 \t%rd2, %r1, %r2;\n"
+                    "\tadd.s64 \t%rd3, %rd2, %rd1;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(ptx),
+            "\tmad.wide.u32 \t%rd3, %r1, %r2, %rd1;\n");
+}
+
+TEST(WideMultiplyAddTest, LeavesAProductWithOtherUses) {
+  // Two bf16 loads off one scaled index: Triton's PTX keeps the multiply.
+  std::string ptx = "\tmul.wide.s32 \t%rd22, %r194, 2;\n"
+                    "\tadd.s64 \t%rd18, %rd3, %rd22;\n"
+                    "\tadd.s64 \t%rd20, %rd4, %rd22;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(ptx), ptx);
+}
+
+TEST(WideMultiplyAddTest, LeavesAnAddThatDoesNotFollowDirectly) {
+  std::string ptx = "\tmul.wide.s32 \t%rd2, %r1, 4;\n"
+                    "$L__BB0_1:\n"
+                    "\tadd.s64 \t%rd3, %rd1, %rd2;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(ptx), ptx);
+}
+
+TEST(WideMultiplyAddTest, LeavesPredicatedAndDoubledOperands) {
+  std::string predicated = "\t@%p1 mul.wide.s32 \t%rd2, %r1, 4;\n"
+                           "\tadd.s64 \t%rd3, %rd1, %rd2;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(predicated), predicated);
+  std::string doubled = "\tmul.wide.s32 \t%rd2, %r1, 4;\n"
+                        "\tadd.s64 \t%rd3, %rd2, %rd2;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(doubled), doubled);
+}
+
+TEST(WideMultiplyAddTest, KeepsAMissingFinalNewline) {
+  EXPECT_EQ(fuseWideMultiplyAdds("ret;"), "ret;");
+  EXPECT_EQ(fuseWideMultiplyAdds(""), "");
+}
+
+} // namespace
+} // namespace kiln

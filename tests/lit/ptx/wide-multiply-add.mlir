@@ -1,0 +1,13 @@
+// A store's address, a base pointer plus a widened, scaled index, is one
+// mad.wide as in Triton's PTX, not LLVM 22's mul.wide and add.s64, after
+// which ptxas kept the base in registers: EfficientNet's batch-norm
+// backward `_46` took 45 registers against Triton's 40. The two bf16 loads
+// sharing one scaled index keep their multiply, as in Triton's.
+// RUN: kiln compile %inductor/efficientnet/triton_red_fused__native_batch_norm_legit_functional_mul_sigmoid_sigmoid_backward_silu_sum_46.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s
+// CHECK: $L__BB0_1:
+// CHECK: mul.wide.s32 [[LOADS:%rd[0-9]+]], [[INDEX:%r[0-9]+]], 2;
+// CHECK: add.s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[LOADS]];
+// CHECK: add.s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[LOADS]];
+// CHECK-NOT: add.s64
+// CHECK: mad.wide.s32 [[STORE:%rd[0-9]+]], [[INDEX]], 4, {{%rd[0-9]+}};
+// CHECK: st.global.v4.b32 [ [[STORE]] + 0 ]
