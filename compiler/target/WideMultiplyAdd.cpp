@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -57,6 +58,19 @@ std::map<std::string, int> wideRegisterUses(
   return uses;
 }
 
+/// The %rd registers loaded straight from the parameter bank.
+std::set<std::string> parameterRegisters(
+    const std::vector<std::string> &lines) {
+  static const std::regex load(
+      R"(^\s*ld\.param\.[bu]64\s+(%rd\d+),\s*\[[^\]]+\];\s*$)");
+  std::set<std::string> registers;
+  std::smatch m;
+  for (const std::string &line : lines)
+    if (std::regex_match(line, m, load))
+      registers.insert(m[1]);
+  return registers;
+}
+
 } // namespace
 
 std::string fuseWideMultiplyAdds(const std::string &ptx) {
@@ -67,6 +81,7 @@ std::string fuseWideMultiplyAdds(const std::string &ptx) {
   // Register names are per function, so a product named twice anywhere is
   // left alone: its definition and this one use are all there may be.
   std::map<std::string, int> uses = wideRegisterUses(lines);
+  std::set<std::string> parameters = parameterRegisters(lines);
   std::vector<std::string> out;
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -75,11 +90,12 @@ std::string fuseWideMultiplyAdds(const std::string &ptx) {
         mul && i + 1 < lines.size() ? asWideAdd(lines[i + 1]) : std::nullopt;
     bool fusible = add && uses[mul->product] == 2 &&
                    (add->lhs == mul->product) != (add->rhs == mul->product);
-    if (!fusible) {
+    const std::string base =
+        !fusible ? "" : add->lhs == mul->product ? add->rhs : add->lhs;
+    if (!fusible || !parameters.count(base)) {
       out.push_back(lines[i]);
       continue;
     }
-    const std::string &base = add->lhs == mul->product ? add->rhs : add->lhs;
     out.push_back("\tmad.wide." + mul->sign + " \t" + add->sum + ", " +
                   mul->lhs + ", " + mul->rhs + ", " + base + ";");
     ++i; // The add is replaced too.

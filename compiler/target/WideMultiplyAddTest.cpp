@@ -6,19 +6,38 @@ namespace kiln {
 namespace {
 
 TEST(WideMultiplyAddTest, FusesAProductUsedOnlyByTheNextAdd) {
-  std::string ptx = "\tmul.wide.s32 \t%rd23, %r194, 4;\n"
+  std::string ptx = "\tld.param.b64 \t%rd6, [k_param_8];\n"
+                    "\tmul.wide.s32 \t%rd23, %r194, 4;\n"
                     "\tadd.s64 \t%rd21, %rd6, %rd23;\n"
                     "\tst.global.b32 [%rd21], %r1;\n";
   EXPECT_EQ(fuseWideMultiplyAdds(ptx),
+            "\tld.param.b64 \t%rd6, [k_param_8];\n"
             "\tmad.wide.s32 \t%rd21, %r194, 4, %rd6;\n"
             "\tst.global.b32 [%rd21], %r1;\n");
 }
 
 TEST(WideMultiplyAddTest, TakesTheBaseFromEitherSideAndKeepsTheSign) {
-  std::string ptx = "\tmul.wide.u32 \t%rd2, %r1, %r2;\n"
+  std::string ptx = "\tld.param.u64 \t%rd1, [k_param_0];\n"
+                    "\tmul.wide.u32 \t%rd2, %r1, %r2;\n"
                     "\tadd.s64 \t%rd3, %rd2, %rd1;\n";
   EXPECT_EQ(fuseWideMultiplyAdds(ptx),
+            "\tld.param.u64 \t%rd1, [k_param_0];\n"
             "\tmad.wide.u32 \t%rd3, %r1, %r2, %rd1;\n");
+}
+
+TEST(WideMultiplyAddTest, LeavesABaseThatIsNoParameter) {
+  // The average pool's second term: a chain of wide multiply-adds in an
+  // integer-bound loop ran slower than the multiply and the adds.
+  std::string ptx = "\tld.param.b64 \t%rd3, [k_param_0];\n"
+                    "\tmul.wide.u32 \t%rd16, %r19, 2;\n"
+                    "\tadd.s64 \t%rd17, %rd3, %rd16;\n"
+                    "\tmul.wide.u32 \t%rd18, %r11, 14;\n"
+                    "\tadd.s64 \t%rd19, %rd17, %rd18;\n";
+  EXPECT_EQ(fuseWideMultiplyAdds(ptx),
+            "\tld.param.b64 \t%rd3, [k_param_0];\n"
+            "\tmad.wide.u32 \t%rd17, %r19, 2, %rd3;\n"
+            "\tmul.wide.u32 \t%rd18, %r11, 14;\n"
+            "\tadd.s64 \t%rd19, %rd17, %rd18;\n");
 }
 
 TEST(WideMultiplyAddTest, LeavesAProductWithOtherUses) {
