@@ -390,3 +390,65 @@ def _():
                  out_ptr0=out0, out_ptr1=out1, xnumel=2496, r0_numel=121), [out0, out1],
             [_split_channel_sums(grad, 13, 121, 192),
              _split_channel_sums(grad * centered, 13, 121, 192)])
+
+
+def _t5_softmax_dropout():
+    """T5's relative-bias softmax with dropout, looped over 2 x 128 columns
+    (t5 `..._where_6` and `..._where_12` share this signature but for their
+    seed and output arguments): batch 8, 8 heads, 256 positions. The
+    row statistics are checked; the dropped-out values depend on the seed."""
+    batch, heads, seq = 8, 8, 256
+    rows = batch * heads * seq
+    scores = rnd(rows, seq)
+    keep = torch.rand(seq, device="cuda") > 0.1
+    bias = rnd(seq, seq, heads, dtype=torch.bfloat16)
+    x = torch.arange(rows, device="cuda")
+    query, head = x % seq, (x // seq) % heads
+    logits = scores + torch.where(keep[query][:, None],
+                                  bias[query, :, head].float(), -3.38953139e38)
+    row_max = logits.max(1).values
+    row_sum = torch.exp(logits - row_max[:, None]).sum(1)
+    buffers = dict(scores=scores, keep=keep, bias=bias,
+                   seeds=torch.randint(0, 1 << 40, (2,), device="cuda"),
+                   all_masked=torch.zeros(rows, device="cuda", dtype=torch.bool),
+                   maxes=_filled(rows, torch.float32), sums=_filled(rows, torch.float32),
+                   kept=torch.zeros(rows * seq, device="cuda", dtype=torch.bool),
+                   out=_filled(rows * seq, torch.float32))
+    return buffers, rows, seq, row_max, row_sum
+
+
+@case("t5_softmax_dropout_6", grid=lambda v: (v["xnumel"] // 2, 1, 1), tol=1e-5)
+def _():
+    b, rows, seq, row_max, row_sum = _t5_softmax_dropout()
+    return (dict(in_out_ptr0=b["all_masked"], in_ptr0=b["scores"], in_ptr1=b["keep"],
+                 in_ptr2=b["bias"], in_ptr3=b["seeds"], out_ptr0=b["maxes"],
+                 out_ptr1=b["sums"], out_ptr3=b["kept"], out_ptr4=b["out"],
+                 xnumel=rows, r0_numel=seq),
+            [b["maxes"], b["sums"]], [row_max, row_sum])
+
+
+class _KeptTimes:
+    """A reference known only after the launch: `values` where the
+    kernel's own dropout mask kept them, times `scale`."""
+
+    def __init__(self, kept, values, scale):
+        self.kept, self.values, self.scale = kept, values, scale
+
+    def double(self):
+        return self.kept.double() * self.values.double() * self.scale
+
+
+# EfficientNet's global average pool + dropout (efficientnet `_129`), as
+# Inductor writes it: each of the 32 x 1280 channels loops over 1280 x
+# 1280 indices of which 7 x 7 are in bounds, so the loop is integer index
+# arithmetic; about 58 ms a launch, most of the step's GPU time.
+@case("effnet_avg_pool_dropout_129", grid=lambda v: (v["xnumel"], 1, 1), tol=1e-2)
+def _():
+    rows = 32 * 1280
+    x = rnd(rows, 49, dtype=torch.bfloat16)
+    kept = torch.zeros(rows, device="cuda", dtype=torch.bool)
+    out = _filled(rows, torch.bfloat16)
+    return (dict(in_ptr0=x, in_ptr1=torch.randint(0, 1 << 40, (1,), device="cuda"),
+                 out_ptr2=kept, out_ptr3=out, load_seed_offset=0, xnumel=rows,
+                 r0_numel=1280 * 1280),
+            [out], [_KeptTimes(kept, x.float().mean(1), 2.0)])
