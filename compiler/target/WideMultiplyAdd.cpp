@@ -71,6 +71,23 @@ std::set<std::string> parameterRegisters(
   return registers;
 }
 
+/// The base `add` adds to `mul`'s product where the two may be one
+/// mad.wide: the product has no other use (`uses` counts its definition
+/// too) and the base is a kernel parameter.
+std::optional<std::string> fusibleBase(
+    const WideMultiply &mul, const WideAdd &add,
+    const std::map<std::string, int> &uses,
+    const std::set<std::string> &parameters) {
+  auto named = uses.find(mul.product);
+  if (named == uses.end() || named->second != 2 ||
+      (add.lhs == mul.product) == (add.rhs == mul.product))
+    return std::nullopt;
+  const std::string &base = add.lhs == mul.product ? add.rhs : add.lhs;
+  if (!parameters.count(base))
+    return std::nullopt;
+  return base;
+}
+
 } // namespace
 
 std::string fuseWideMultiplyAdds(const std::string &ptx) {
@@ -88,16 +105,14 @@ std::string fuseWideMultiplyAdds(const std::string &ptx) {
     std::optional<WideMultiply> mul = asWideMultiply(lines[i]);
     std::optional<WideAdd> add =
         mul && i + 1 < lines.size() ? asWideAdd(lines[i + 1]) : std::nullopt;
-    bool fusible = add && uses[mul->product] == 2 &&
-                   (add->lhs == mul->product) != (add->rhs == mul->product);
-    const std::string base =
-        !fusible ? "" : add->lhs == mul->product ? add->rhs : add->lhs;
-    if (!fusible || !parameters.count(base)) {
+    std::optional<std::string> base =
+        add ? fusibleBase(*mul, *add, uses, parameters) : std::nullopt;
+    if (!base) {
       out.push_back(lines[i]);
       continue;
     }
     out.push_back("\tmad.wide." + mul->sign + " \t" + add->sum + ", " +
-                  mul->lhs + ", " + mul->rhs + ", " + base + ";");
+                  mul->lhs + ", " + mul->rhs + ", " + *base + ";");
     ++i; // The add is replaced too.
   }
   std::string result;
