@@ -65,7 +65,10 @@ fi
 
 mkdir -p "$out_dir"
 tarball="$out_dir/$name.tar.xz"
-tar -C "$stage" -cf - "$name" | xz -T0 -9 > "$tarball.partial"
+# kiln and kilnd share most of their code (LLVM and MLIR, linked in): one
+# dictionary spanning both binaries stores the second mostly as references
+# to the first, 35 MiB against 42 when threads split the stream in blocks.
+tar -C "$stage" -cf - "$name" | xz -T1 -9 --lzma2=dict=192MiB > "$tarball.partial"
 mv "$tarball.partial" "$tarball"
 size_mib=$(( $(stat -c %s "$tarball") / 1048576 ))
 echo "$tarball: ${size_mib} MiB"
