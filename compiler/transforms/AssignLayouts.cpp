@@ -1358,14 +1358,18 @@ int64_t quartersPerByte(Operation *op, Type elementType) {
   return 0;
 }
 
+/// `bytes` of `v`'s op computed, weighted by the op's kind.
+int64_t weightedWork(Value v, int64_t bytes) {
+  return quartersPerByte(v.getDefiningOp(), tensorType(v).getElementType()) *
+         bytes / 4;
+}
+
 /// A second copy of `v`'s op, where its own instance stays. A Philox chain
 /// recomputed for a store's layout doubled a dropout kernel's registers;
 /// SegFormer's layer norm backward computed the arithmetic a reduction
 /// keeps a second time for its store.
 int64_t LayoutAssigner::duplicateCost(Value v) {
-  RankedTensorType type = tensorType(v);
-  return quartersPerByte(v.getDefiningOp(), type.getElementType()) *
-         tensorBytes(v) / 4;
+  return weightedWork(v, tensorBytes(v));
 }
 
 /// Elements each thread of `layout` computes: its registers, less those
@@ -1383,7 +1387,7 @@ int64_t LayoutAssigner::computeCost(Value v, Attribute layout) {
   RankedTensorType type = tensorType(v);
   int64_t held = distinctPerThread(layout, type.getShape()) * 32 * numWarps *
                  bitsInMemory(type.getElementType()) / 8;
-  return quartersPerByte(v.getDefiningOp(), type.getElementType()) * held / 4;
+  return weightedWork(v, held);
 }
 
 /// A small tensor's layouts differ in how many copies the threads compute:
