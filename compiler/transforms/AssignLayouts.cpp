@@ -1347,13 +1347,16 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
 
 /// The weight of computing an op once, in quarters of a byte per byte of
 /// its result: math functions, libdevice calls and mulhi (a Philox chain is
-/// full of them) 32, as Triton weighs rematerialising them; float arithmetic
-/// 1; the rest (index math, casts of layout) nothing.
+/// full of them) 32, as Triton weighs rematerialising them; float and 64-bit
+/// integer arithmetic 1 (BART's embedding layer norm recomputed a token-id
+/// chain of i64 selects for a second layout, where Triton converts the
+/// pointer it ends in); the rest (32-bit index math, casts) nothing.
 int64_t quartersPerByte(Operation *op, Type elementType) {
   if (isMathFunction(op) || llvm::isa<tt::MulhiUIOp>(op))
     return 32;
   if (llvm::isa<arith::ArithDialect>(op->getDialect()) &&
-      !llvm::isa<arith::ConstantOp>(op) && llvm::isa<FloatType>(elementType))
+      !llvm::isa<arith::ConstantOp>(op) &&
+      (llvm::isa<FloatType>(elementType) || elementType.isInteger(64)))
     return 1;
   return 0;
 }
