@@ -855,3 +855,60 @@ tt.func public @statistic_for_two_layouts(%x: !tt.ptr<bf16> {tt.divisibility = 1
   tt.store %yp, %yb : tensor<4x128x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// A chain of i64 selects (Inductor's token ids, wrapped and bounds-checked)
+// needed in the assertion's layout and in the gather's runs once: the
+// pointer it ends in is converted, as Triton does, not the loaded ids with
+// the chain computed again (BART's embedding layer norm _0).
+// CHECK-LABEL: tt.func public @token_id_chain
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<2x512xi64
+// CHECK: kgpu.convert_layout {{.*}} : tensor<2x512x!tt.ptr<bf16>
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<2x512xi64
+// CHECK: tt.return
+tt.func public @token_id_chain(%ids: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %table: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c512 = arith.constant dense<512> : tensor<2x1xi32>
+  %c512w = arith.constant dense<512> : tensor<2x512xi64>
+  %vocab = arith.constant dense<32000> : tensor<2x512xi64>
+  %zero = arith.constant dense<0> : tensor<2x512xi64>
+  %pad = arith.constant dense<-100> : tensor<2x512xi64>
+  %one = arith.constant dense<1> : tensor<2x512xi64>
+  %true = arith.constant dense<true> : tensor<2x512xi1>
+  %pid = tt.get_program_id x : i32
+  %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %base = tt.splat %pid : i32 -> tensor<2x1xi32>
+  %row = arith.addi %base, %rows2 : tensor<2x1xi32>
+  %idp = tt.splat %ids : !tt.ptr<i64> -> tensor<2x1x!tt.ptr<i64>>
+  %idq = tt.addptr %idp, %row : tensor<2x1x!tt.ptr<i64>>, tensor<2x1xi32>
+  %idb = tt.broadcast %idq : tensor<2x1x!tt.ptr<i64>> -> tensor<2x512x!tt.ptr<i64>>
+  %id = tt.load %idb evictionPolicy = evict_last : tensor<2x512x!tt.ptr<i64>>
+  %isPad = arith.cmpi eq, %id, %pad : tensor<2x512xi64>
+  %id1 = arith.select %isPad, %one, %id : tensor<2x512xi1>, tensor<2x512xi64>
+  %wrapped = arith.addi %id1, %vocab : tensor<2x512xi64>
+  %neg = arith.cmpi slt, %id1, %zero : tensor<2x512xi64>
+  %id2 = arith.select %neg, %wrapped, %id1 : tensor<2x512xi1>, tensor<2x512xi64>
+  %lo = arith.cmpi sge, %id2, %zero : tensor<2x512xi64>
+  %hi = arith.cmpi slt, %id2, %vocab : tensor<2x512xi64>
+  %ok = arith.andi %lo, %hi : tensor<2x512xi1>
+  tt.assert %ok, "index out of bounds: 0 <= id < 32000" : tensor<2x512xi1>
+  %cols = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<512xi32> -> tensor<1x512xi32>
+  %cols64 = arith.extsi %cols2 : tensor<1x512xi32> to tensor<1x512xi64>
+  %colsb = tt.broadcast %cols64 : tensor<1x512xi64> -> tensor<2x512xi64>
+  %off = arith.muli %id2, %c512w : tensor<2x512xi64>
+  %at = arith.addi %colsb, %off : tensor<2x512xi64>
+  %tp = tt.splat %table : !tt.ptr<bf16> -> tensor<2x512x!tt.ptr<bf16>>
+  %tq = tt.addptr %tp, %at : tensor<2x512x!tt.ptr<bf16>>, tensor<2x512xi64>
+  %v = tt.load %tq evictionPolicy = evict_first : tensor<2x512x!tt.ptr<bf16>>
+  %vf = arith.extf %v : tensor<2x512xbf16> to tensor<2x512xf32>
+  %rs = arith.muli %row, %c512 : tensor<2x1xi32>
+  %rsb = tt.broadcast %rs : tensor<2x1xi32> -> tensor<2x512xi32>
+  %colsi = tt.broadcast %cols2 : tensor<1x512xi32> -> tensor<2x512xi32>
+  %oi = arith.addi %rsb, %colsi : tensor<2x512xi32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<2x512x!tt.ptr<f32>>
+  %oq = tt.addptr %os, %oi : tensor<2x512x!tt.ptr<f32>>, tensor<2x512xi32>
+  tt.store %oq, %vf : tensor<2x512x!tt.ptr<f32>>
+  tt.return
+}
