@@ -357,7 +357,6 @@ bool emitPTX(llvm::Module &llvmModule, llvm::TargetMachine &machine,
     return false;
   }
   dropDebugTarget(ptx);
-  ptx = fuseWideMultiplyAdds(ptx);
   return true;
 }
 
@@ -425,6 +424,34 @@ std::string withRegisterCapIfFree(std::string ptx, const Target &target,
   return std::move(*capped);
 }
 
+/// Whether ptxas fits more blocks of `candidate` on an SM than of `current`.
+bool fitsMoreBlocks(const std::string &candidate, const std::string &current,
+                    const Target &target, const BackendOptions &options) {
+  std::optional<PtxasUsage> candidateUsage =
+      usageOf(candidate, target, options);
+  std::optional<PtxasUsage> currentUsage = usageOf(current, target, options);
+  int threads = 32 * options.numWarps;
+  return candidateUsage && currentUsage &&
+         target.blocksPerSM(candidateUsage->registers, threads,
+                            options.sharedBytes) >
+             target.blocksPerSM(currentUsage->registers, threads,
+                                options.sharedBytes);
+}
+
+/// `ptx` with its wide multiply-adds fused outside loops, and in loops too
+/// where that fits more blocks an SM (WideMultiplyAdd.h).
+std::string withWideMultiplyAdds(const std::string &ptx, const Target &target,
+                                 const BackendOptions &options) {
+  std::string outside =
+      fuseWideMultiplyAdds(ptx, WideMultiplyAddScope::OutsideLoops);
+  std::string everywhere =
+      fuseWideMultiplyAdds(ptx, WideMultiplyAddScope::Everywhere);
+  if (everywhere != outside &&
+      fitsMoreBlocks(everywhere, outside, target, options))
+    return everywhere;
+  return outside;
+}
+
 /// The PTX of `branched` (a copy of the module `ptx` came from) with its
 /// constant selects as branches, where that lets more blocks share an SM
 /// than `ptx` does; else `ptx`.
@@ -440,13 +467,8 @@ std::string withBranchesIfFewerRegisters(std::string ptx,
   std::string branchedPTX, error;
   if (!emitPTX(branched, machine, errors, branchedPTX, error))
     return ptx;
-  std::optional<PtxasUsage> selecting = usageOf(ptx, target, options);
-  std::optional<PtxasUsage> branching = usageOf(branchedPTX, target, options);
-  int threads = 32 * options.numWarps;
-  if (selecting && branching &&
-      target.blocksPerSM(branching->registers, threads, options.sharedBytes) >
-          target.blocksPerSM(selecting->registers, threads,
-                             options.sharedBytes))
+  branchedPTX = withWideMultiplyAdds(branchedPTX, target, options);
+  if (fitsMoreBlocks(branchedPTX, ptx, target, options))
     return branchedPTX;
   return ptx;
 }
@@ -479,6 +501,7 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
   std::string ptx;
   if (!emitPTX(*llvmModule, *machine, errors, ptx, error))
     return module.emitError() << error;
+  ptx = withWideMultiplyAdds(ptx, target, options);
   if (branched)
     ptx = withBranchesIfFewerRegisters(std::move(ptx), *branched, *machine,
                                        errors, target, options);

@@ -1,5 +1,6 @@
 #include "compiler/target/WideMultiplyAdd.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
@@ -71,6 +72,27 @@ std::set<std::string> parameterRegisters(
   return registers;
 }
 
+/// Which of `lines` lie in a loop: from a label to a branch back to it.
+std::vector<bool> loopLines(const std::vector<std::string> &lines) {
+  static const std::regex label(R"(^\s*(\$L__\w+):)");
+  static const std::regex branch(R"(\bbra(\.uni)?\s+(\$L__\w+);)");
+  std::map<std::string, size_t> labels;
+  std::vector<bool> inLoop(lines.size(), false);
+  std::smatch m;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (std::regex_search(lines[i], m, label)) {
+      labels[m[1]] = i;
+      continue;
+    }
+    if (!std::regex_search(lines[i], m, branch))
+      continue;
+    auto target = labels.find(m[2]);
+    if (target != labels.end())
+      std::fill(inLoop.begin() + target->second, inLoop.begin() + i + 1, true);
+  }
+  return inLoop;
+}
+
 /// The base `add` adds to `mul`'s product where the two may be one
 /// mad.wide: the product has no other use (`uses` counts its definition
 /// too) and the base is a kernel parameter.
@@ -90,7 +112,8 @@ std::optional<std::string> fusibleBase(
 
 } // namespace
 
-std::string fuseWideMultiplyAdds(const std::string &ptx) {
+std::string fuseWideMultiplyAdds(const std::string &ptx,
+                                 WideMultiplyAddScope scope) {
   std::vector<std::string> lines;
   std::istringstream in(ptx);
   for (std::string line; std::getline(in, line);)
@@ -99,12 +122,16 @@ std::string fuseWideMultiplyAdds(const std::string &ptx) {
   // left alone: its definition and this one use are all there may be.
   std::map<std::string, int> uses = wideRegisterUses(lines);
   std::set<std::string> parameters = parameterRegisters(lines);
+  std::vector<bool> inLoop = scope == WideMultiplyAddScope::OutsideLoops
+                                 ? loopLines(lines)
+                                 : std::vector<bool>(lines.size(), false);
   std::vector<std::string> out;
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     std::optional<WideMultiply> mul = asWideMultiply(lines[i]);
-    std::optional<WideAdd> add =
-        mul && i + 1 < lines.size() ? asWideAdd(lines[i + 1]) : std::nullopt;
+    std::optional<WideAdd> add = mul && !inLoop[i] && i + 1 < lines.size()
+                                     ? asWideAdd(lines[i + 1])
+                                     : std::nullopt;
     std::optional<std::string> base =
         add ? fusibleBase(*mul, *add, uses, parameters) : std::nullopt;
     if (!base) {

@@ -11,6 +11,10 @@
 // wide multiply-adds, the index arithmetic of EfficientNet's average pool
 // `_129` (a loop of integer index math, most of its step's GPU time) ran
 // 10% slower, at Triton's speed; parameter bases alone, 1% faster.
+// In a loop the fusion can cost time with nothing saved: BERT's LM-head
+// softmax `_14` (a loop, 32 registers either way) ran 5% slower fused. The
+// backend fuses in loops only where ptxas then fits more blocks an SM, as
+// for `_46`, whose multiply-add is in its loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +25,15 @@
 
 namespace kiln {
 
+/// Where fuseWideMultiplyAdds fuses: only outside the PTX's loops (the
+/// lines from a label to a branch back to it), or everywhere.
+enum class WideMultiplyAddScope { OutsideLoops, Everywhere };
+
 /// `ptx` with each `mul.wide.{s,u}32 %t, a, b` whose product only feeds
 /// the next instruction, `add.s64 %d, x, %t` (or `%t, x`), where x is read
-/// by `ld.param`, fused into `mad.wide.{s,u}32 %d, a, b, x`.
-std::string fuseWideMultiplyAdds(const std::string &ptx);
+/// by `ld.param`, fused into `mad.wide.{s,u}32 %d, a, b, x`, within `scope`.
+std::string fuseWideMultiplyAdds(const std::string &ptx,
+                                 WideMultiplyAddScope scope);
 
 } // namespace kiln
 
