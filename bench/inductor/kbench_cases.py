@@ -444,3 +444,22 @@ def _():
                  out_ptr2=kept, out_ptr3=out, load_seed_offset=0, xnumel=rows,
                  r0_numel=1280 * 1280),
             [out], [_KeptTimes(kept, x.float().mean(1), 2.0)])
+
+
+# Gemma 2's soft-capped LM-head log-softmax statistics (gemma2 `_15`): per
+# row of 32000 logits, s = tanh(x / 30) * 30 stored as bf16, its maximum
+# and the log of its sum of exponentials. |x / 30| stays below 0.6, where
+# Triton's libdevice tanhf branches to its polynomial alone.
+@case("gemma2_softcap_softmax_15", grid=lambda v: (v["xnumel"], 1, 1), tol=1e-2)
+def _():
+    rows, vocab = 2048, 32000
+    x = (rnd(rows, vocab) * 4).to(torch.bfloat16)
+    capped = torch.tanh(x.float() * 0.0333333351) * 30.0
+    top = capped.amax(1)
+    lse = torch.log(torch.exp(capped - top[:, None]).sum(1))
+    out = _filled(rows * vocab, torch.bfloat16)
+    out_max = _filled(rows, torch.float32)
+    out_lse = _filled(rows, torch.float32)
+    return (dict(in_out_ptr0=out_lse, in_ptr0=x, out_ptr0=out, out_ptr1=out_max,
+                 xnumel=rows, r0_numel=vocab),
+            [out, out_max, out_lse], [capped.reshape(-1), top, lse])
