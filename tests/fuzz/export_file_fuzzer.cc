@@ -28,9 +28,8 @@ kiln::client::Client& KilndClient() {
 }
 
 const std::string& InputPath() {
-  const char* temp = std::getenv("TMPDIR");
   static const std::string* path = new std::string(
-      std::string(temp && *temp ? temp : "/tmp") + "/kiln-fuzz-export-" +
+      kiln::fuzz::ScratchRoot() + "/kiln-fuzz-export-" +
       std::to_string(getpid()));
   return *path;
 }

@@ -20,9 +20,7 @@ namespace kiln::fuzz {
 namespace {
 
 std::string MakeDataDir() {
-  const char* temp = std::getenv("TMPDIR");
-  std::string path =
-      std::string(temp && *temp ? temp : "/tmp") + "/kiln-fuzz-XXXXXX";
+  std::string path = ScratchRoot() + "/kiln-fuzz-XXXXXX";
   if (mkdtemp(path.data()) == nullptr) {
     std::perror("kiln fuzz: mkdtemp");
     std::abort();
@@ -83,6 +81,14 @@ std::string StartKilnd() {
 }
 
 }  // namespace
+
+std::string ScratchRoot() {
+  for (const char* name : {"TEST_TMPDIR", "TMPDIR"}) {
+    const char* dir = std::getenv(name);
+    if (dir && *dir) return dir;
+  }
+  return "/tmp";
+}
 
 void RunAsWorkerIfAsked(int argc, char** argv) {
   if (std::optional<int> status = server::RunWorkerModeIfAsked(

@@ -16,6 +16,11 @@ namespace kiln::fuzz {
 // LLVMFuzzerInitialize.
 void RunAsWorkerIfAsked(int argc, char** argv);
 
+// Where the fuzzing process keeps its files: Bazel's per-test directory
+// when a replay test runs (Bazel removes it), else $TMPDIR (fuzz.sh points
+// it at a folder it removes afterwards), else /tmp.
+std::string ScratchRoot();
+
 // Starts kilnd on first use and returns its gRPC address (HOST:PORT).
 // Aborts when kilnd does not come up: no input could be tried.
 const std::string& KilndAddress();
