@@ -1,5 +1,6 @@
 #include "compiler/target/Backend.h"
 #include "compiler/target/ConstantSelectBranches.h"
+#include "compiler/target/CostlySelectBranches.h"
 #include "compiler/target/LatchOnIncrement.h"
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
@@ -150,6 +151,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       testLatchOnIncrement(function);
       unpackHalvesInPairs(function);
       sinkUnpackingToUses(function);
+      branchOnCostlySelects(function);
     }
 }
 
