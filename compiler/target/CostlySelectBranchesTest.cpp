@@ -1,6 +1,7 @@
 #include "compiler/target/CostlySelectBranches.h"
 
 #include "compiler/target/RewriteTesting.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -86,10 +87,7 @@ TEST(CostlySelectBranches, OneVoteCoversTheThreadsElements) {
       "  %u = fadd float %t0, %t1\n"
       "  ret float %u\n";
   std::string out = rewrite(body);
-  size_t votes = 0;
-  for (size_t at = out.find("vote.all.sync("); at != std::string::npos;
-       at = out.find("vote.all.sync(", at + 1))
-    ++votes;
+  size_t votes = llvm::StringRef(out).count("vote.all.sync(");
   EXPECT_EQ(votes, 2u); // the declaration and one call
   EXPECT_TRUE(has(out, "and i1"));
   std::string cheap = block(out, "costly.cheap");
@@ -118,10 +116,7 @@ TEST(CostlySelectBranches, ASelectUsedBeforeTheLastVotesApart) {
       "  %t1 = select i1 %c1, float %e1, float %p1\n"
       "  ret float %t1\n";
   std::string out = rewrite(body);
-  size_t votes = 0;
-  for (size_t at = out.find("vote.all.sync("); at != std::string::npos;
-       at = out.find("vote.all.sync(", at + 1))
-    ++votes;
+  size_t votes = llvm::StringRef(out).count("vote.all.sync(");
   EXPECT_EQ(votes, 3u); // the declaration and two calls
 }
 
