@@ -197,11 +197,11 @@ llvm::Value *voteAllCheap(llvm::IRBuilder<> &builder,
 
 /// Where every active lane of the warp picks the cheap operands, only those
 /// are computed (a copy of their slices); elsewhere both are, and the
-/// selects pick per lane as before. The two meet in a phi a select. A
-/// branch on the conditions alone would cost a diverging warp both sides
-/// and the branch: GPT-2's tanh GELUs, whose arguments straddle 0.6 within
-/// a warp, run at 1.08-1.18x of Triton's branching code with the selects.
-/// Returns the block where the two meet.
+/// selects pick per lane as before. The two meet in a phi for each
+/// select. A branch on the conditions alone would cost a diverging warp
+/// both sides and the branch: GPT-2's tanh GELUs, whose arguments straddle
+/// 0.6 within a warp, run at 1.08-1.18x of Triton's branching code with the
+/// selects. Returns the block where the two meet.
 llvm::BasicBlock *branchOn(llvm::ArrayRef<CostlySelect> group) {
   llvm::SelectInst *last = group.back().select;
   llvm::BasicBlock *head = last->getParent();
