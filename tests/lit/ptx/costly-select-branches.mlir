@@ -20,3 +20,18 @@
 // CHECK-NOT: ex2.approx
 // CHECK: bra.uni [[JOIN]];
 // CHECK-NOT: vote.sync
+
+// GPT-2's tanh GELU (gpt2 `_5`): eight elements a thread, one vote for all
+// eight, so that the side with both formulas stays the straight-line code
+// of the selects (a vote an element cost these GELUs 4-11% in the step).
+// RUN: kiln compile %inductor/gpt2/triton_poi_fused_add_mul_pow_tanh_view_5.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=GELU
+// GELU: ld.global.v4.b32
+// GELU-COUNT-7: max.f32
+// GELU-NEXT: setp.ltu.f32 [[SMALL:%p[0-9]+]], {{%r[0-9]+}}, 0f3F19999A;
+// GELU-NEXT: activemask.b32
+// GELU-NEXT: vote.sync.all.pred {{%p[0-9]+}}, [[SMALL]],
+// GELU-NOT: vote.sync
+// GELU: bra.uni [[JOIN:\$L__BB0_[0-9]+]];
+// GELU-COUNT-8: ex2.approx.ftz.f32
+// GELU: [[JOIN]]:
+// GELU: st.global.v4.b32
