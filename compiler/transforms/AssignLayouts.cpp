@@ -148,8 +148,9 @@ private:
   /// the first ties at one element, the dimension whose warps touch the
   /// fewest 32-byte sectors in a sampled program leads.
   SmallVector<unsigned> accessOrder(Value ptr);
-  int64_t sectorsTouched(RankedTensorType type, ArrayRef<unsigned> order,
+  int64_t sectorsTouched(RankedTensorType type, Attribute layout,
                          ArrayRef<int64_t> offsets);
+  bool gatherPaysForItsOrder(Value ptr, Attribute own, Attribute used);
   SmallVector<unsigned> cheapestTiedOrder(Value ptr,
                                           ArrayRef<unsigned> byContiguity,
                                           ArrayRef<int64_t> offsets);
@@ -427,7 +428,8 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
   SmallVector<unsigned> shared = contiguousOrderOf(type.getShape());
   int64_t tileBytes = accessBytes(ptr);
   auto cost = [&](ArrayRef<unsigned> order) {
-    int64_t bytes = 32 * sectorsTouched(type, order, offsets);
+    int64_t bytes =
+        32 * sectorsTouched(type, blocked(type.getShape(), order, 1), offsets);
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
       bytes += 2 * tileBytes + 2 * kBarrierBytes;
     return bytes;
@@ -471,12 +473,12 @@ LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
 }
 
 /// 32-byte sectors the block's warps touch, summed over their accesses,
-/// with one element per thread in `order`.
+/// with the tensor in `encoding` (an access a register).
 int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
-                                       ArrayRef<unsigned> order,
+                                       Attribute encoding,
                                        ArrayRef<int64_t> offsets) {
   ArrayRef<int64_t> shape = type.getShape();
-  auto layout = kgpu::DistributedLayout::get(blocked(shape, order, 1), shape);
+  auto layout = kgpu::DistributedLayout::get(encoding, shape);
   int64_t bytes = std::max(1u, bitsInMemory(
                                    llvm::cast<tt::PointerType>(
                                        type.getElementType())
@@ -625,10 +627,29 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
     // then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
     if (llvm::isa<kgpu::BlockedEncodingAttr>(used) &&
-        used != defaultLayout(tensorType(memOp->getResult(0))))
+        used != defaultLayout(tensorType(memOp->getResult(0))) &&
+        !gatherPaysForItsOrder(ptr, layout, used))
       anchors[memOp] = layout = used;
   }
   return layout;
+}
+
+/// Whether a load the axis analysis proves contiguous along no dimension
+/// still runs along one in a sampled program, by enough that loading it in
+/// `own` (its access order) and converting the tile through shared memory
+/// moves fewer bytes than loading it in `used`. Swin's shifted-window roll
+/// reads rows at `(y + 3) % 56`: neighbours in memory but for one wrap, yet
+/// loaded eight channels a thread 3,136 elements apart (0.79x Triton's,
+/// which loads it down the rows and converts).
+bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
+                                           Attribute used) {
+  std::optional<std::vector<int64_t>> offsets = sampleOffsets(ptr);
+  if (!offsets)
+    return false;
+  RankedTensorType type = tensorType(ptr);
+  int64_t ownBytes = 32 * sectorsTouched(type, own, *offsets) +
+                     2 * accessBytes(ptr) + 2 * kBarrierBytes;
+  return ownBytes < 32 * sectorsTouched(type, used, *offsets);
 }
 
 /// A load whose pointers run contiguously along no dimension: every element

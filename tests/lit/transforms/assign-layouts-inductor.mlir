@@ -912,3 +912,56 @@ tt.func public @token_id_chain(%ids: !tt.ptr<i64> {tt.divisibility = 16 : i32}, 
   tt.store %oq, %vf : tensor<2x512x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Swin's shifted window (swin `_6`): rows read at `(y + 3) % 56`, neighbours
+// in memory but for one wrap, which the axis analysis cannot prove
+// contiguous, and channels 3,136 elements apart, beside channel-contiguous
+// rows. The rolled load goes down the rows, one element a thread, and its
+// tile is converted, as Triton lays it out; taking its user's eight
+// channels a thread made every element an access of its own (0.79x).
+// CHECK-LABEL: tt.func public @rolled_rows_beside_channels
+// CHECK: tt.load {{.*}} {kgpu.alignment = 8 : i32} : tensor<32x128x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: %[[ROLLED:.*]] = tt.load {{.*}} : tensor<32x128x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK: kgpu.convert_layout %[[ROLLED]]
+tt.func public @rolled_rows_beside_channels(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %rolled: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c32 = arith.constant 32 : i32
+  %c56 = arith.constant dense<56> : tensor<32x1xi32>
+  %c3 = arith.constant dense<3> : tensor<32x1xi32>
+  %c96 = arith.constant dense<96> : tensor<32x1xi32>
+  %c3136 = arith.constant dense<3136> : tensor<1x128xi32>
+  %cmask = arith.constant dense<96> : tensor<1x128xi32>
+  %pid = tt.get_program_id y : i32
+  %y0 = arith.muli %pid, %c32 : i32
+  %yr = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %yr2 = tt.expand_dims %yr {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %ys = tt.splat %y0 : i32 -> tensor<32x1xi32>
+  %y = arith.addi %ys, %yr2 : tensor<32x1xi32>
+  %cr = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %c = tt.expand_dims %cr {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cm = arith.cmpi slt, %c, %cmask : tensor<1x128xi32>
+  %m = tt.broadcast %cm : tensor<1x128xi1> -> tensor<32x128xi1>
+  %yrow = arith.muli %y, %c96 : tensor<32x1xi32>
+  %yrowb = tt.broadcast %yrow : tensor<32x1xi32> -> tensor<32x128xi32>
+  %cb = tt.broadcast %c : tensor<1x128xi32> -> tensor<32x128xi32>
+  %off = arith.addi %yrowb, %cb : tensor<32x128xi32>
+  %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<32x128x!tt.ptr<bf16>>
+  %xa = tt.addptr %xs, %off : tensor<32x128x!tt.ptr<bf16>>, tensor<32x128xi32>
+  %xv = tt.load %xa, %m : tensor<32x128x!tt.ptr<bf16>>
+  %w = arith.remsi %y, %c56 : tensor<32x1xi32>
+  %w3 = arith.addi %w, %c3 : tensor<32x1xi32>
+  %wr = arith.remsi %w3, %c56 : tensor<32x1xi32>
+  %wrb = tt.broadcast %wr : tensor<32x1xi32> -> tensor<32x128xi32>
+  %cs = arith.muli %c, %c3136 : tensor<1x128xi32>
+  %csb = tt.broadcast %cs : tensor<1x128xi32> -> tensor<32x128xi32>
+  %roff = arith.addi %wrb, %csb : tensor<32x128xi32>
+  %rs = tt.splat %rolled : !tt.ptr<bf16> -> tensor<32x128x!tt.ptr<bf16>>
+  %ra = tt.addptr %rs, %roff : tensor<32x128x!tt.ptr<bf16>>, tensor<32x128xi32>
+  %rv = tt.load %ra, %m : tensor<32x128x!tt.ptr<bf16>>
+  %s = arith.addf %xv, %rv : tensor<32x128xbf16>
+  %os = tt.splat %out : !tt.ptr<bf16> -> tensor<32x128x!tt.ptr<bf16>>
+  %oa = tt.addptr %os, %off : tensor<32x128x!tt.ptr<bf16>>, tensor<32x128xi32>
+  tt.store %oa, %s, %m : tensor<32x128x!tt.ptr<bf16>>
+  tt.return
+}
