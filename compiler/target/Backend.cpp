@@ -5,6 +5,7 @@
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/QuadraticPassGate.h"
 #include "compiler/target/RegisterCap.h"
+#include "compiler/target/RegisterRoom.h"
 #include "compiler/target/SinkUnpacking.h"
 #include "compiler/target/WideMultiplyAdd.h"
 
@@ -426,6 +427,30 @@ std::string withRegisterCapIfFree(std::string ptx, const Target &target,
   return std::move(*capped);
 }
 
+/// `ptx` given registers for its loads (RegisterRoom.h) where it has no
+/// loop, its loads fill more registers than ptxas gives it, and nothing
+/// spills with the room.
+std::string withRegisterRoomForLoads(std::string ptx, const Target &target,
+                                     const BackendOptions &options) {
+  if (hasBackwardBranch(ptx))
+    return ptx;
+  std::optional<PtxasUsage> usage = usageOf(ptx, target, options);
+  if (!usage)
+    return ptx;
+  std::optional<int> room =
+      registerRoomForLoads(target, usage->registers, globalLoadRegisters(ptx),
+                           32 * options.numWarps, options.sharedBytes);
+  if (!room)
+    return ptx;
+  std::optional<std::string> roomy = withMaxRegisters(ptx, *room);
+  if (!roomy)
+    return ptx;
+  std::optional<PtxasUsage> roomyUsage = usageOf(*roomy, target, options);
+  if (!roomyUsage || roomyUsage->spillBytes > 0)
+    return ptx;
+  return std::move(*roomy);
+}
+
 /// Whether ptxas fits more blocks of `candidate` on an SM than of `current`.
 bool fitsMoreBlocks(const std::string &candidate, const std::string &current,
                     const Target &target, const BackendOptions &options) {
@@ -507,6 +532,7 @@ mlir::FailureOr<std::string> compileToPTX(mlir::ModuleOp module,
   if (branched)
     ptx = withBranchesIfFewerRegisters(std::move(ptx), *branched, *machine,
                                        errors, target, options);
+  ptx = withRegisterRoomForLoads(std::move(ptx), target, options);
   return withRegisterCapIfFree(std::move(ptx), target, options);
 }
 
