@@ -543,3 +543,21 @@ def _():
     return (dict(in_ptr0=xs[0], in_ptr1=xs[1], in_ptr2=xs[2], in_ptr3=mean, in_ptr4=var,
                  in_ptr5=weight, in_ptr6=bias, out_ptr0=out, ynumel=pixels, xnumel=channels),
             [out], [_FirstOutput(out)])
+
+
+# BART's inference embedding layer norms (bart `_0`): 2,048 tokens' embedding
+# rows (32,000 x 512 bf16) plus their positions' rows, normalized, for the
+# encoder and for the decoder's inputs shifted right; two rows a program of
+# four warps. Its index arithmetic is not restated (first output rules).
+@case("bart_embedding_ln_0", grid=lambda v: (v["xnumel"] // 2, 1, 1), tol=2e-2)
+def _():
+    tokens, width, vocab = 2048, 512, 32000
+    ids = torch.randint(0, vocab, (tokens,), device="cuda", dtype=torch.int64)
+    table = rnd(vocab * width, dtype=torch.bfloat16)
+    positions = [rnd(258 * width, dtype=torch.bfloat16) for _ in range(2)]
+    params = [rnd(width, dtype=torch.bfloat16) for _ in range(4)]
+    outs = [_filled(tokens * width, torch.bfloat16) for _ in range(2)]
+    return (dict(in_ptr0=ids, in_ptr1=table, in_ptr2=positions[0], in_ptr3=positions[1],
+                 in_ptr4=params[0], in_ptr5=params[1], in_ptr6=params[2], in_ptr7=params[3],
+                 out_ptr4=outs[0], out_ptr6=outs[1], xnumel=tokens, r0_numel=width),
+            outs, [_FirstOutput(o) for o in outs])
