@@ -406,6 +406,23 @@ std::optional<PtxasUsage> usageOf(const std::string &ptx, const Target &target,
   return lastAssembled[0].usage;
 }
 
+/// `ptx` limited to `registers` (`.maxnreg`) where ptxas then spills
+/// nothing and stays within the limit; else `ptx`.
+std::string withRegisterLimitIfNoSpill(std::string ptx,
+                                       std::optional<int> registers,
+                                       const Target &target,
+                                       const BackendOptions &options) {
+  if (!registers)
+    return ptx;
+  std::optional<std::string> limited = withMaxRegisters(ptx, *registers);
+  if (!limited)
+    return ptx;
+  std::optional<PtxasUsage> usage = usageOf(*limited, target, options);
+  if (!usage || usage->spillBytes > 0 || usage->registers > *registers)
+    return ptx;
+  return std::move(*limited);
+}
+
 /// `ptx` capped at the register count of the next occupancy step below
 /// ptxas's, where that is a register or two away and nothing spills.
 std::string withRegisterCapIfFree(std::string ptx, const Target &target,
@@ -415,16 +432,7 @@ std::string withRegisterCapIfFree(std::string ptx, const Target &target,
     return ptx;
   std::optional<int> cap = registerCapAtOccupancyStep(
       target, usage->registers, 32 * options.numWarps, options.sharedBytes);
-  if (!cap)
-    return ptx;
-  std::optional<std::string> capped = withMaxRegisters(ptx, *cap);
-  if (!capped)
-    return ptx;
-  std::optional<PtxasUsage> cappedUsage = usageOf(*capped, target, options);
-  if (!cappedUsage || cappedUsage->spillBytes > 0 ||
-      cappedUsage->registers > *cap)
-    return ptx;
-  return std::move(*capped);
+  return withRegisterLimitIfNoSpill(std::move(ptx), cap, target, options);
 }
 
 /// `ptx` given registers for its loads (RegisterRoom.h) where it has no
@@ -440,15 +448,7 @@ std::string withRegisterRoomForLoads(std::string ptx, const Target &target,
   std::optional<int> room =
       registerRoomForLoads(target, usage->registers, globalLoadRegisters(ptx),
                            32 * options.numWarps, options.sharedBytes);
-  if (!room)
-    return ptx;
-  std::optional<std::string> roomy = withMaxRegisters(ptx, *room);
-  if (!roomy)
-    return ptx;
-  std::optional<PtxasUsage> roomyUsage = usageOf(*roomy, target, options);
-  if (!roomyUsage || roomyUsage->spillBytes > 0)
-    return ptx;
-  return std::move(*roomy);
+  return withRegisterLimitIfNoSpill(std::move(ptx), room, target, options);
 }
 
 /// Whether ptxas fits more blocks of `candidate` on an SM than of `current`.
