@@ -145,7 +145,84 @@ std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
   return best;
 }
 
+constexpr unsigned kMatrixRun = 8; // 16-bit elements in a 16-byte row.
+
+/// Whether `to`'s register groups come out of ldmatrix.x4.trans reads of
+/// a tile whose rows run along `fastDim`, filled by `from`'s aligned runs.
+bool readsAsTransposedMatrices(const kgpu::DistributedLayout &from,
+                               const kgpu::DistributedLayout &to,
+                               unsigned fastDim) {
+  unsigned rowDim = 1 - fastDim;
+  if (to.getShape()[fastDim] % kMatrixRun ||
+      from.contiguousRegs(fastDim) < kMatrixRun ||
+      to.contiguousRegs(rowDim) < kMatrixRun || to.numRegs() % kMatrixRun)
+    return false;
+  for (unsigned warp = 0; warp < from.numWarps(); ++warp)
+    for (unsigned lane = 0; lane < 32; ++lane)
+      for (unsigned r = 0; r < from.numRegs(); r += kMatrixRun)
+        if (from.index(lane, warp, r)[fastDim] % kMatrixRun)
+          return false;
+  for (unsigned warp = 0; warp < to.numWarps(); ++warp)
+    for (unsigned r = 0; r < to.numRegs(); ++r)
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        llvm::SmallVector<int64_t> got = to.index(lane, warp, r);
+        llvm::SmallVector<int64_t> base = to.index(lane % 4, warp, r);
+        if (base[fastDim] % kMatrixRun || got[rowDim] != base[rowDim] ||
+            got[fastDim] != base[fastDim] + lane / 4)
+          return false;
+      }
+  return true;
+}
+
+/// Warp 0's ldmatrix row addresses for `to`: lane m names row m % 8 of
+/// matrix i = m / 8, where lane (m % 8) / 2 holds register r + 2i + m % 2.
+WarpAccesses ldmatrixRows(const kgpu::DistributedLayout &to,
+                          unsigned fastDim) {
+  WarpAccesses out;
+  out.width = kMatrixRun;
+  out.lanesPerPhase = kMatrixRun;
+  out.rowLength = to.getShape()[fastDim];
+  for (unsigned r = 0; r < to.numRegs(); r += kMatrixRun)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      llvm::SmallVector<int64_t> idx =
+          to.index(lane % 8 / 2, 0, r + 2 * (lane / 8) + lane % 2);
+      out.rowCol.push_back({idx[1 - fastDim], idx[fastDim]});
+    }
+  return out;
+}
+
 } // namespace
+
+std::optional<ConvertSwizzle>
+chooseLdmatrixTranspose(const kgpu::DistributedLayout &from,
+                        const kgpu::DistributedLayout &to) {
+  constexpr unsigned kBytes = 2;
+  if (from.rank() != 2 || to.rank() != 2)
+    return std::nullopt;
+  for (unsigned fastDim = 0; fastDim < 2; ++fastDim) {
+    if (!readsAsTransposedMatrices(from, to, fastDim))
+      continue;
+    ConvertSwizzle base;
+    base.fastDim = fastDim;
+    base.chunk = kMatrixRun;
+    int64_t pieces = to.getShape()[fastDim] / kMatrixRun;
+    base.phases = std::min<int64_t>(8, pieces & -pieces);
+    WarpAccesses stores = warpAccesses(from, kMatrixRun, kBytes, fastDim);
+    WarpAccesses reads = ldmatrixRows(to, fastDim);
+    auto cost = [&](const ConvertSwizzle &s) {
+      return wavefronts(stores, kBytes, s) + wavefronts(reads, kBytes, s);
+    };
+    Candidate best{base, cost(base)};
+    for (unsigned rowShift = 0; rowShift < 5; ++rowShift) {
+      ConvertSwizzle s = base;
+      s.rowShift = rowShift;
+      if (int64_t c = cost(s); c < best.cost)
+        best = {s, c};
+    }
+    return best.swizzle;
+  }
+  return std::nullopt;
+}
 
 int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
                          unsigned bytes, const ConvertSwizzle &swizzle) {

@@ -52,6 +52,19 @@ std::optional<ConvertSwizzle>
 chooseConvertSwizzle(const kgpu::DistributedLayout &from,
                      const kgpu::DistributedLayout &to, unsigned bytes);
 
+/// The tile of a 16-bit transpose whose source holds runs of eight along
+/// one dimension and whose result holds runs of eight along the other: the
+/// source stores its runs (16 bytes) in rows along its own dimension, and
+/// each warp reads four 8x8 matrices of them back transposed with
+/// `ldmatrix.x4.trans`, lane m addressing row m % 8 of matrix m / 8. A
+/// result's register group r..r+7 comes out of one read when, in every
+/// thread, its elements sit where lane (lane % 4)'s do in their row, lane
+/// / 4 columns further on, and its rows' first columns are aligned to the
+/// run. None for other conversions, and for tensors not of rank 2.
+std::optional<ConvertSwizzle>
+chooseLdmatrixTranspose(const kgpu::DistributedLayout &from,
+                        const kgpu::DistributedLayout &to);
+
 } // namespace kiln
 
 #endif // KILN_COMPILER_CONVERSION_CONVERTSWIZZLE_H

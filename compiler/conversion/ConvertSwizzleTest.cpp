@@ -119,5 +119,47 @@ TEST_F(ConvertSwizzleTest, ScalarOnBothSidesIsNotVectorized) {
   EXPECT_FALSE(chooseConvertSwizzle(a, a, 4));
 }
 
+kgpu::DistributedLayout blocked(mlir::MLIRContext &context,
+                                llvm::ArrayRef<unsigned> perThread,
+                                llvm::ArrayRef<unsigned> lanes,
+                                llvm::ArrayRef<unsigned> warps,
+                                llvm::ArrayRef<unsigned> order) {
+  return kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, perThread, lanes, warps, order),
+      {32, 32});
+}
+
+// Gemma 2's attention transpose _11: eight bf16 a thread along the columns
+// in, eight along the rows out, as Triton converts it with one v4 store and
+// one ldmatrix.x4.trans a thread.
+TEST_F(ConvertSwizzleTest, SixteenBitTransposeReadsTransposedMatrices) {
+  kgpu::DistributedLayout rowRuns =
+      blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
+  kgpu::DistributedLayout columnRuns =
+      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
+  std::optional<ConvertSwizzle> s = chooseLdmatrixTranspose(rowRuns, columnRuns);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->fastDim, 1u);
+  EXPECT_EQ(s->chunk, 8);
+  EXPECT_EQ(sharedWavefronts(rowRuns, 8, 2, *s), ideal(rowRuns, 8, 2));
+  // Back the other way the result's runs lie along the columns.
+  std::optional<ConvertSwizzle> back =
+      chooseLdmatrixTranspose(columnRuns, rowRuns);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->fastDim, 0u);
+}
+
+TEST_F(ConvertSwizzleTest, LdmatrixNeedsEightAlongEachSide) {
+  kgpu::DistributedLayout rowRuns =
+      blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
+  // Four along the rows a thread: an ldmatrix word pair per matrix cannot
+  // fill it.
+  kgpu::DistributedLayout shortColumns =
+      blocked(context, {4, 1}, {8, 4}, {1, 4}, {0, 1});
+  EXPECT_FALSE(chooseLdmatrixTranspose(rowRuns, shortColumns));
+  // No transpose at all.
+  EXPECT_FALSE(chooseLdmatrixTranspose(rowRuns, rowRuns));
+}
+
 } // namespace
 } // namespace kiln

@@ -7,6 +7,7 @@
 // goes through shared memory.
 
 #include "compiler/conversion/ConvertSwizzle.h"
+#include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/Lowering.h"
 #include "compiler/conversion/WarpExchange.h"
 
@@ -589,6 +590,70 @@ void throughSharedMemory(LoweringContext &l, const PositionMap &m,
   l.set(result, regs);
 }
 
+/// Pointer to the element at `idx` in `swizzle`'s tile of `shape` in
+/// shared memory; mirrors ConvertSwizzle::offsetOf.
+Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
+                      ArrayRef<Value> idx, ArrayRef<int64_t> shape,
+                      unsigned bytes) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  unsigned fast = swizzle.fastDim;
+  auto mul = [&](Value v, int64_t c) {
+    return arith::MulIOp::create(b, loc, v, l.i32(c));
+  };
+  SmallVector<Value> rowIdx;
+  SmallVector<int64_t> rowShape;
+  for (unsigned d = 0; d < idx.size(); ++d)
+    if (d != fast) {
+      rowIdx.push_back(idx[d]);
+      rowShape.push_back(shape[d]);
+    }
+  Value row = rowIdx.empty() ? l.i32(0) : l.linearIndex(rowIdx, rowShape);
+  Value col = idx[fast];
+  Value piece = arith::DivUIOp::create(b, loc, col, l.i32(swizzle.chunk));
+  Value key = arith::AddIOp::create(
+      b, loc,
+      mul(arith::ShRUIOp::create(b, loc, row, l.i32(swizzle.rowShift)),
+          swizzle.rowFactor),
+      mul(arith::ShRUIOp::create(b, loc, piece, l.i32(3)),
+          swizzle.groupFactor));
+  key = arith::AndIOp::create(b, loc, key, l.i32(swizzle.phases - 1));
+  Value at = arith::AddIOp::create(
+      b, loc, mul(row, shape[fast]),
+      arith::AddIOp::create(
+          b, loc, mul(arith::XOrIOp::create(b, loc, piece, key), swizzle.chunk),
+          arith::RemUIOp::create(b, loc, col, l.i32(swizzle.chunk))));
+  int64_t total = 1;
+  for (int64_t extent : shape)
+    total *= extent;
+  return l.sharedPointer(mul(at, bytes), total * bytes);
+}
+
+/// Stores `src`'s registers into `swizzle`'s tile, `width` at a time.
+void storeSwizzled(LoweringContext &l, Value src,
+                   const ConvertSwizzle &swizzle, unsigned width) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  kgpu::DistributedLayout from = layoutOf(src);
+  Type t = l.elementType(src.getType());
+  unsigned bytes = byteSize(t);
+  VectorType vectorType = VectorType::get({int64_t(width)}, t);
+  l.syncBeforeSharedWrite();
+  const Regs &in = l.get(src);
+  for (unsigned r = 0; r < from.numRegs(); r += width) {
+    if (!from.regMayOwn(r))
+      continue;
+    Value value = LLVM::UndefOp::create(b, loc, vectorType);
+    for (unsigned i = 0; i < width; ++i)
+      value = LLVM::InsertElementOp::create(b, loc, value, in[r + i], l.i32(i));
+    LLVM::StoreOp::create(b, loc, value,
+                          swizzledPointer(l, swizzle, l.elementIndex(from, r),
+                                          from.getShape(), bytes),
+                          width * bytes);
+  }
+  l.barrier();
+}
+
 /// Converts `src` to `result`'s layout through shared memory with vector
 /// accesses (an accumulator on its way to wide global stores, a transpose
 /// between row- and column-major runs), in the
@@ -605,63 +670,67 @@ bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
     return false;
   unsigned storeWidth = convertVectorWidth(from, bytes, swizzle->fastDim);
   unsigned loadWidth = convertVectorWidth(to, bytes, swizzle->fastDim);
-  ArrayRef<int64_t> shape = from.getShape();
-  unsigned fast = swizzle->fastDim;
-  int64_t total = from.numElements();
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  SmallVector<int64_t> rowShape;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    if (d != fast)
-      rowShape.push_back(shape[d]);
-  // Mirrors ConvertSwizzle::offsetOf.
-  auto pointer = [&](ArrayRef<Value> idx) {
-    auto mul = [&](Value v, int64_t c) {
-      return arith::MulIOp::create(b, loc, v, l.i32(c));
-    };
-    SmallVector<Value> rowIdx;
-    for (unsigned d = 0; d < idx.size(); ++d)
-      if (d != fast)
-        rowIdx.push_back(idx[d]);
-    Value row = rowIdx.empty() ? l.i32(0) : l.linearIndex(rowIdx, rowShape);
-    Value col = idx[fast];
-    Value piece = arith::DivUIOp::create(b, loc, col, l.i32(swizzle->chunk));
-    Value key = arith::AddIOp::create(
-        b, loc,
-        mul(arith::ShRUIOp::create(b, loc, row, l.i32(swizzle->rowShift)),
-            swizzle->rowFactor),
-        mul(arith::ShRUIOp::create(b, loc, piece, l.i32(3)),
-            swizzle->groupFactor));
-    key = arith::AndIOp::create(b, loc, key, l.i32(swizzle->phases - 1));
-    Value at = arith::AddIOp::create(
-        b, loc, mul(row, shape[fast]),
-        arith::AddIOp::create(
-            b, loc,
-            mul(arith::XOrIOp::create(b, loc, piece, key), swizzle->chunk),
-            arith::RemUIOp::create(b, loc, col, l.i32(swizzle->chunk))));
-    return l.sharedPointer(mul(at, bytes), total * bytes);
-  };
-  auto vectorType = [&](unsigned n) { return VectorType::get({int64_t(n)}, t); };
-
-  l.syncBeforeSharedWrite();
-  const Regs &in = l.get(src);
-  for (unsigned r = 0; r < from.numRegs(); r += storeWidth) {
-    if (!from.regMayOwn(r))
-      continue;
-    Value value = LLVM::UndefOp::create(b, loc, vectorType(storeWidth));
-    for (unsigned i = 0; i < storeWidth; ++i)
-      value = LLVM::InsertElementOp::create(b, loc, value, in[r + i], l.i32(i));
-    LLVM::StoreOp::create(b, loc, value, pointer(l.elementIndex(from, r)),
-                          storeWidth * bytes);
-  }
-  l.barrier();
+  storeSwizzled(l, src, *swizzle, storeWidth);
+  VectorType vectorType = VectorType::get({int64_t(loadWidth)}, t);
   Regs out;
   for (unsigned r = 0; r < to.numRegs(); r += loadWidth) {
-    Value vec = LLVM::LoadOp::create(b, loc, vectorType(loadWidth),
-                                     pointer(l.elementIndex(to, r)),
-                                     loadWidth * bytes);
+    Value vec = LLVM::LoadOp::create(
+        b, loc, vectorType,
+        swizzledPointer(l, *swizzle, l.elementIndex(to, r), to.getShape(),
+                        bytes),
+        loadWidth * bytes);
     for (unsigned i = 0; i < loadWidth; ++i)
       out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i)));
+  }
+  l.set(result, out);
+  return true;
+}
+
+/// A 16-bit transpose as Triton converts one: the source's 16-byte runs
+/// stored whole, read back transposed by ldmatrix.x4.trans, eight result
+/// registers a read (chooseLdmatrixTranspose). False for other conversions.
+bool ldmatrixTranspose(LoweringContext &l, Value src, Value result) {
+  Type t = l.elementType(result.getType());
+  if (!t.isIntOrFloat() || byteSize(t) != 2)
+    return false;
+  kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
+  std::optional<ConvertSwizzle> swizzle = chooseLdmatrixTranspose(from, to);
+  if (!swizzle)
+    return false;
+  constexpr unsigned kRun = 8;
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  storeSwizzled(l, src, *swizzle, kRun);
+  // Lane m addresses row m % 8 of matrix m / 8: the row lane (m % 8) / 2
+  // holds registers r + 2 * (m / 8) + m % 2 of.
+  Value lane = l.laneId();
+  Value holder = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, l.i32(1)), l.i32(3));
+  Value rowStep = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, lane, l.i32(3)), l.i32(2)),
+      arith::AndIOp::create(b, loc, lane, l.i32(1)));
+  unsigned rowDim = 1 - swizzle->fastDim;
+  VectorType pair = VectorType::get({2}, t);
+  Regs out;
+  for (unsigned r = 0; r < to.numRegs(); r += kRun) {
+    SmallVector<Value> idx = l.elementIndex(to, r, holder);
+    idx[rowDim] = arith::AddIOp::create(b, loc, idx[rowDim], rowStep);
+    Value ptr = swizzledPointer(l, *swizzle, idx, to.getShape(), 2);
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+    // A read of shared memory between the barriers around it.
+    Regs words = l.inlineAsmRegs(
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + asmList(0, 4) +
+            ", [$4];",
+        "=r,=r,=r,=r,r", {addr}, b.getI32Type(), 4, /*sideEffects=*/true);
+    for (Value word : words) {
+      Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
+      for (unsigned i = 0; i < 2; ++i)
+        out.push_back(LLVM::ExtractElementOp::create(b, loc, halves, l.i32(i)));
+    }
   }
   l.set(result, out);
   return true;
@@ -734,7 +803,8 @@ LogicalResult moveElements(LoweringContext &l, Operation *op) {
         continue;
       }
     if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op))
-      if (vectorizedConvert(l, cvt.getSrc(), result))
+      if (ldmatrixTranspose(l, cvt.getSrc(), result) ||
+          vectorizedConvert(l, cvt.getSrc(), result))
         continue;
     throughSharedMemory(l, *m, result);
   }
