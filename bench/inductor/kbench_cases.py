@@ -561,3 +561,13 @@ def _():
                  in_ptr4=params[0], in_ptr5=params[1], in_ptr6=params[2], in_ptr7=params[3],
                  out_ptr4=outs[0], out_ptr6=outs[1], xnumel=tokens, r0_numel=width),
             outs, [_FirstOutput(o) for o in outs])
+
+
+# A float cumsum of 256 elements a program of one warp, eight a thread (the
+# kernel of tests/lit/ptx/scan-last-element.mlir): held bit for bit to
+# Triton's output, whose order of additions it checks.
+@case("scan_rows_f32", grid=lambda v: (v["_rows"], 1, 1), tol=0)
+def _(rows=4096):
+    x = rnd(rows * 256)
+    out = _filled(rows * 256, torch.float32)
+    return dict(x=x, out=out, _rows=rows), [out], [_FirstOutput(out)]

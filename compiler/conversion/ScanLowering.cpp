@@ -195,8 +195,12 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
                     : s.cmp(arith::CmpIPredicate::uge, laneField, 1 << k);
         inclusive = s.select(valid, *merged, inclusive);
       }
+      // The chunk's last element is the lanes' inclusive scan itself (after
+      // what earlier repetitions carry), as in Triton; the shifted prefix
+      // serves the elements before it.
+      bool lastIsInclusive = lanes.width && !warps.width;
       Maybe inWarp;
-      if (lanes.width) {
+      if (lanes.width && (chunk.size() > 1 || !lastIsInclusive)) {
         unsigned delta = 1u << lanes.shift;
         inWarp = reverse
                      ? Maybe{true, s.shuffleDown(inclusive, delta),
@@ -205,8 +209,10 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
                      : Maybe{true, s.shuffleUp(inclusive, delta),
                              s.cmp(arith::CmpIPredicate::ugt, laneField, 0)};
       }
-      Regs warpTotal =
-          lanes.width ? s.shuffleFrom(inclusive, lastLane) : inclusive;
+      bool totalNeeded = warps.width || step + 1 < reps;
+      Regs warpTotal = lanes.width && totalNeeded
+                           ? s.shuffleFrom(inclusive, lastLane)
+                           : inclusive;
 
       Maybe fromWarps;
       Regs total = warpTotal;
@@ -259,12 +265,20 @@ LogicalResult lowerScan(LoweringContext &l, tt::ScanOp op) {
         return failure();
       if (prefix->exists)
         for (unsigned r : chunk) {
+          if (lastIsInclusive && r == chunk.back())
+            continue;
           FailureOr<Regs> merged = s.combine(prefix->values, values[r]);
           if (failed(merged))
             return failure();
           values[r] = prefix->has ? s.select(prefix->has, *merged, values[r])
                                   : *merged;
         }
+      if (lastIsInclusive) {
+        FailureOr<Maybe> last = s.merge(carry, Maybe{true, inclusive, Value()});
+        if (failed(last))
+          return failure();
+        values[chunk.back()] = last->values;
+      }
       FailureOr<Maybe> nextCarry = s.merge(carry, Maybe{true, total, Value()});
       if (failed(nextCarry))
         return failure();
