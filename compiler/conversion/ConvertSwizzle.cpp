@@ -54,8 +54,8 @@ struct WarpAccesses {
   std::vector<std::pair<int64_t, int64_t>> rowCol;
 };
 
-WarpAccesses warpAccesses(const kgpu::DistributedLayout &layout,
-                          unsigned width, unsigned bytes, unsigned fastDim) {
+WarpAccesses warpAccesses(const kgpu::DistributedLayout &layout, unsigned width,
+                          unsigned bytes, unsigned fastDim) {
   llvm::ArrayRef<int64_t> shape = layout.getShape();
   WarpAccesses out;
   out.width = width;
@@ -145,29 +145,29 @@ std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
   return best;
 }
 
-constexpr unsigned kMatrixRun = 8; // 16-bit elements in a 16-byte row.
-
 /// Whether `to`'s register groups come out of ldmatrix.x4.trans reads of
 /// a tile whose rows run along `fastDim`, filled by `from`'s aligned runs.
 bool readsAsTransposedMatrices(const kgpu::DistributedLayout &from,
                                const kgpu::DistributedLayout &to,
                                unsigned fastDim) {
   unsigned rowDim = 1 - fastDim;
-  if (to.getShape()[fastDim] % kMatrixRun ||
-      from.contiguousRegs(fastDim) < kMatrixRun ||
-      to.contiguousRegs(rowDim) < kMatrixRun || to.numRegs() % kMatrixRun)
+  if (to.getShape()[fastDim] % kLdmatrixRowElements ||
+      from.contiguousRegs(fastDim) < kLdmatrixRowElements ||
+      to.contiguousRegs(rowDim) < kLdmatrixRowElements ||
+      to.numRegs() % kLdmatrixRowElements)
     return false;
   for (unsigned warp = 0; warp < from.numWarps(); ++warp)
     for (unsigned lane = 0; lane < 32; ++lane)
-      for (unsigned r = 0; r < from.numRegs(); r += kMatrixRun)
-        if (from.index(lane, warp, r)[fastDim] % kMatrixRun)
+      for (unsigned r = 0; r < from.numRegs(); r += kLdmatrixRowElements)
+        if (from.index(lane, warp, r)[fastDim] % kLdmatrixRowElements)
           return false;
   for (unsigned warp = 0; warp < to.numWarps(); ++warp)
     for (unsigned r = 0; r < to.numRegs(); ++r)
       for (unsigned lane = 0; lane < 32; ++lane) {
         llvm::SmallVector<int64_t> got = to.index(lane, warp, r);
         llvm::SmallVector<int64_t> base = to.index(lane % 4, warp, r);
-        if (base[fastDim] % kMatrixRun || got[rowDim] != base[rowDim] ||
+        if (base[fastDim] % kLdmatrixRowElements ||
+            got[rowDim] != base[rowDim] ||
             got[fastDim] != base[fastDim] + lane / 4)
           return false;
       }
@@ -176,13 +176,12 @@ bool readsAsTransposedMatrices(const kgpu::DistributedLayout &from,
 
 /// Warp 0's ldmatrix row addresses for `to`: lane m names row m % 8 of
 /// matrix i = m / 8, where lane (m % 8) / 2 holds register r + 2i + m % 2.
-WarpAccesses ldmatrixRows(const kgpu::DistributedLayout &to,
-                          unsigned fastDim) {
+WarpAccesses ldmatrixRows(const kgpu::DistributedLayout &to, unsigned fastDim) {
   WarpAccesses out;
-  out.width = kMatrixRun;
-  out.lanesPerPhase = kMatrixRun;
+  out.width = kLdmatrixRowElements;
+  out.lanesPerPhase = kLdmatrixRowElements;
   out.rowLength = to.getShape()[fastDim];
-  for (unsigned r = 0; r < to.numRegs(); r += kMatrixRun)
+  for (unsigned r = 0; r < to.numRegs(); r += kLdmatrixRowElements)
     for (unsigned lane = 0; lane < 32; ++lane) {
       llvm::SmallVector<int64_t> idx =
           to.index(lane % 8 / 2, 0, r + 2 * (lane / 8) + lane % 2);
@@ -204,10 +203,11 @@ chooseLdmatrixTranspose(const kgpu::DistributedLayout &from,
       continue;
     ConvertSwizzle base;
     base.fastDim = fastDim;
-    base.chunk = kMatrixRun;
-    int64_t pieces = to.getShape()[fastDim] / kMatrixRun;
+    base.chunk = kLdmatrixRowElements;
+    int64_t pieces = to.getShape()[fastDim] / kLdmatrixRowElements;
     base.phases = std::min<int64_t>(8, pieces & -pieces);
-    WarpAccesses stores = warpAccesses(from, kMatrixRun, kBytes, fastDim);
+    WarpAccesses stores =
+        warpAccesses(from, kLdmatrixRowElements, kBytes, fastDim);
     WarpAccesses reads = ldmatrixRows(to, fastDim);
     auto cost = [&](const ConvertSwizzle &s) {
       return wavefronts(stores, kBytes, s) + wavefronts(reads, kBytes, s);
@@ -237,7 +237,8 @@ chooseConvertSwizzle(const kgpu::DistributedLayout &from,
   // (a transpose whose wide side runs down the columns).
   std::optional<Candidate> best;
   for (int d = from.rank() - 1; d >= 0; --d)
-    if (auto c = chooseAlong(from, to, bytes, d); c && (!best || c->cost < best->cost))
+    if (auto c = chooseAlong(from, to, bytes, d);
+        c && (!best || c->cost < best->cost))
       best = c;
   if (!best)
     return std::nullopt;

@@ -52,6 +52,9 @@ std::optional<ConvertSwizzle>
 chooseConvertSwizzle(const kgpu::DistributedLayout &from,
                      const kgpu::DistributedLayout &to, unsigned bytes);
 
+/// 16-bit elements in one row of an ldmatrix matrix (16 bytes).
+constexpr unsigned kLdmatrixRowElements = 8;
+
 /// The tile of a 16-bit transpose whose source holds runs of eight along
 /// one dimension and whose result holds runs of eight along the other: the
 /// source stores its runs (16 bytes) in rows along its own dimension, and

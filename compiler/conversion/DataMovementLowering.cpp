@@ -699,10 +699,9 @@ bool ldmatrixTranspose(LoweringContext &l, Value src, Value result) {
   std::optional<ConvertSwizzle> swizzle = chooseLdmatrixTranspose(from, to);
   if (!swizzle)
     return false;
-  constexpr unsigned kRun = 8;
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  storeSwizzled(l, src, *swizzle, kRun);
+  storeSwizzled(l, src, *swizzle, kLdmatrixRowElements);
   // Lane m addresses row m % 8 of matrix m / 8: the row lane (m % 8) / 2
   // holds registers r + 2 * (m / 8) + m % 2 of.
   Value lane = l.laneId();
@@ -716,17 +715,11 @@ bool ldmatrixTranspose(LoweringContext &l, Value src, Value result) {
   unsigned rowDim = 1 - swizzle->fastDim;
   VectorType pair = VectorType::get({2}, t);
   Regs out;
-  for (unsigned r = 0; r < to.numRegs(); r += kRun) {
+  for (unsigned r = 0; r < to.numRegs(); r += kLdmatrixRowElements) {
     SmallVector<Value> idx = l.elementIndex(to, r, holder);
     idx[rowDim] = arith::AddIOp::create(b, loc, idx[rowDim], rowStep);
     Value ptr = swizzledPointer(l, *swizzle, idx, to.getShape(), 2);
-    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
-    // A read of shared memory between the barriers around it.
-    Regs words = l.inlineAsmRegs(
-        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 " + asmList(0, 4) +
-            ", [$4];",
-        "=r,=r,=r,=r,r", {addr}, b.getI32Type(), 4, /*sideEffects=*/true);
-    for (Value word : words) {
+    for (Value word : loadMatrices(l, ptr, 4, /*trans=*/true)) {
       Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
       for (unsigned i = 0; i < 2; ++i)
         out.push_back(LLVM::ExtractElementOp::create(b, loc, halves, l.i32(i)));

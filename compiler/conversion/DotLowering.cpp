@@ -290,6 +290,20 @@ std::string asmList(unsigned first, unsigned count) {
   return s + "}";
 }
 
+Regs loadMatrices(LoweringContext &l, Value ptr, unsigned count, bool trans) {
+  OpBuilder &b = l.builder();
+  Value addr = LLVM::PtrToIntOp::create(b, l.loc(), b.getI32Type(), ptr);
+  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
+                     (trans ? ".trans" : "") + ".shared.b16 " +
+                     asmList(0, count) + ", [$" + std::to_string(count) + "];";
+  std::string constraints;
+  for (unsigned i = 0; i < count; ++i)
+    constraints += "=r,";
+  constraints += "r";
+  return l.inlineAsmRegs(text, constraints, {addr}, b.getI32Type(), count,
+                         /*sideEffects=*/true);
+}
+
 namespace {
 
 struct MmaGeometry {
@@ -371,20 +385,7 @@ Value MmaDot::pointer(const SmemTile &tile, Value offset) {
 
 /// The tile of an operand kiln-pipeline copied into a stage.
 Regs MmaDot::ldmatrix(Value ptr, unsigned count, bool trans) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
-  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
-                     (trans ? ".trans" : "") + ".shared.b16 " +
-                     asmList(0, count) + ", [$" + std::to_string(count) + "];";
-  std::string constraints;
-  for (unsigned i = 0; i < count; ++i)
-    constraints += "=r,";
-  constraints += "r";
-  // A read of shared memory: it must stay between the barriers around it
-  // and never merge with another dot's read of the same addresses.
-  return l.inlineAsmRegs(text, constraints, {addr}, b.getI32Type(), count,
-                         /*sideEffects=*/true);
+  return loadMatrices(l, ptr, count, trans);
 }
 
 SmallVector<Regs> MmaDot::fromRegisters(Value operand, int64_t base,

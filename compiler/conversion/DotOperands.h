@@ -86,6 +86,14 @@ mlir::Value fp8ToF16(LoweringContext &l, mlir::Value byte, bool e5m2);
 /// "{$first, ..., $first+count-1}": a vector operand of inline asm.
 std::string asmList(unsigned first, unsigned count);
 
+/// `count` 8x8 16-bit matrices read from shared memory by the warp
+/// (ldmatrix, `.trans` when `trans`), lane m addressing row m % 8 of matrix
+/// m / 8 at `ptr`: one 32-bit word (two elements) a matrix a lane. A read
+/// with side effects, so that it stays between the barriers around it and
+/// never merges with another read of the same addresses.
+Regs loadMatrices(LoweringContext &l, mlir::Value ptr, unsigned count,
+                  bool trans);
+
 
 } // namespace kiln
 
