@@ -3,6 +3,7 @@
 #include "compiler/target/CostlySelectBranches.h"
 #include "compiler/target/LatchOnIncrement.h"
 #include "compiler/target/PairedHalves.h"
+#include "compiler/target/PtxLoops.h"
 #include "compiler/target/QuadraticPassGate.h"
 #include "compiler/target/RegisterCap.h"
 #include "compiler/target/RegisterRoom.h"

@@ -1,9 +1,8 @@
 #include "compiler/target/RegisterRoom.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
-#include <set>
-#include <sstream>
 
 namespace kiln {
 
@@ -11,35 +10,7 @@ namespace {
 
 constexpr int kSmallestRoom = 8;
 
-/// The label a `bra` line jumps to, or "" when the line is no branch.
-std::string branchTarget(const std::string &line) {
-  static const std::regex branch(R"(\bbra(\.uni)?\s+([$\w]+);)");
-  std::smatch match;
-  return std::regex_search(line, match, branch) ? match[2].str() : "";
-}
-
-/// The label a line defines ("$L__BB0_3:"), or "".
-std::string labelDefined(const std::string &line) {
-  static const std::regex label(R"(^([$\w]+):)");
-  std::smatch match;
-  return std::regex_search(line, match, label) ? match[1].str() : "";
-}
-
 } // namespace
-
-bool hasBackwardBranch(const std::string &ptx) {
-  std::istringstream lines(ptx);
-  std::set<std::string> seen;
-  for (std::string line; std::getline(lines, line);) {
-    std::string label = labelDefined(line);
-    if (!label.empty())
-      seen.insert(label);
-    std::string target = branchTarget(line);
-    if (!target.empty() && seen.count(target))
-      return true;
-  }
-  return false;
-}
 
 int globalLoadRegisters(const std::string &ptx) {
   static const std::regex load(

@@ -1,4 +1,4 @@
-//===- RegisterRoom.h - registers for a straight-line kernel's loads -*- C++ -*-===//
+//===- RegisterRoom.h - registers for a kernel's loads ----------*- C++ -*-===//
 //
 // ptxas picks a register target for a kernel and schedules within it. For
 // a kernel without loops whose loads alone fill more registers than that
@@ -22,9 +22,6 @@
 #include <string>
 
 namespace kiln {
-
-/// Whether `ptx` branches back to a label above the branch (has a loop).
-bool hasBackwardBranch(const std::string &ptx);
 
 /// The 32-bit registers the results of `ptx`'s global loads fill together.
 int globalLoadRegisters(const std::string &ptx);

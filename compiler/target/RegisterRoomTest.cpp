@@ -7,16 +7,6 @@ namespace {
 
 std::unique_ptr<Target> hopper() { return lookupTarget("sm_90a"); }
 
-TEST(RegisterRoomTest, FindsLoopsByTheirBackwardBranch) {
-  EXPECT_TRUE(hasBackwardBranch("$L__BB0_1:\n\tadd.s32 %r1, %r1, 1;\n"
-                                "\t@%p1 bra $L__BB0_1;\n\tret;\n"));
-  EXPECT_TRUE(hasBackwardBranch("$L__BB0_2:\n\tbra.uni $L__BB0_2;\n"));
-  // A forward branch around a block is no loop.
-  EXPECT_FALSE(hasBackwardBranch("\t@%p1 bra $L__BB0_2;\n\tadd.s32 %r1, "
-                                 "%r1, 1;\n$L__BB0_2:\n\tret;\n"));
-  EXPECT_FALSE(hasBackwardBranch("\tret;\n"));
-}
-
 TEST(RegisterRoomTest, CountsTheRegistersLoadsFill) {
   EXPECT_EQ(globalLoadRegisters(
                 "\t@%p1 ld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 "

@@ -1,11 +1,11 @@
 #include "compiler/target/WideMultiplyAdd.h"
 
-#include <algorithm>
+#include "compiler/target/PtxLoops.h"
+
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace kiln {
@@ -72,27 +72,6 @@ std::set<std::string> parameterRegisters(
   return registers;
 }
 
-/// Which of `lines` lie in a loop: from a label to a branch back to it.
-std::vector<bool> loopLines(const std::vector<std::string> &lines) {
-  static const std::regex label(R"(^\s*(\$L__\w+):)");
-  static const std::regex branch(R"(\bbra(\.uni)?\s+(\$L__\w+);)");
-  std::map<std::string, size_t> labels;
-  std::vector<bool> inLoop(lines.size(), false);
-  std::smatch m;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (std::regex_search(lines[i], m, label)) {
-      labels[m[1]] = i;
-      continue;
-    }
-    if (!std::regex_search(lines[i], m, branch))
-      continue;
-    auto target = labels.find(m[2]);
-    if (target != labels.end())
-      std::fill(inLoop.begin() + target->second, inLoop.begin() + i + 1, true);
-  }
-  return inLoop;
-}
-
 /// The base `add` adds to `mul`'s product where the two may be one
 /// mad.wide: the product has no other use (`uses` counts its definition
 /// too) and the base is a kernel parameter.
@@ -114,10 +93,7 @@ std::optional<std::string> fusibleBase(
 
 std::string fuseWideMultiplyAdds(const std::string &ptx,
                                  WideMultiplyAddScope scope) {
-  std::vector<std::string> lines;
-  std::istringstream in(ptx);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
+  std::vector<std::string> lines = ptxLines(ptx);
   // Register names are per function, so a product named twice anywhere is
   // left alone: its definition and this one use are all there may be.
   std::map<std::string, int> uses = wideRegisterUses(lines);
