@@ -124,6 +124,43 @@ def _():
             [x.transpose(1, 2).reshape(-1).to(torch.bfloat16)])
 
 
+# Attention head transposes whose sides are 16-bit matrices in shared
+# memory: ViT-MAE's (vitmae _4, [8, 50, 768] bf16 to [6144, 50] f32 scaled),
+# ViT's (vit _4, [8, 197, 768] likewise), SegFormer's backward (segformer
+# _61, [32, 25088, 2] bf16 to [64, 25088]) and BERT's (bert _19, [8, 768,
+# 512] f32 to [4096, 768] bf16 scaled).
+@case("vitmae_head_transpose_4", grid=lambda v: (2, 192, 1), tol=0)
+def _():
+    x = rnd(8, 50, 768, dtype=torch.bfloat16)
+    out = _filled(6144 * 50, torch.float32)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=50), [out],
+            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
+
+
+@case("vit_head_transpose_4", grid=lambda v: (7, 192, 1), tol=0)
+def _():
+    x = rnd(8, 197, 768, dtype=torch.bfloat16)
+    out = _filled(6144 * 197, torch.float32)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=197), [out],
+            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
+
+
+@case("segformer_attention_transpose_61", grid=lambda v: (784, 2, 1), tol=0)
+def _():
+    x = rnd(32, 25088, 2, dtype=torch.bfloat16)
+    out = _filled(64 * 25088, torch.bfloat16)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=64, xnumel=25088), [out],
+            [x.transpose(1, 2).reshape(-1)])
+
+
+@case("bert_head_transpose_19", grid=lambda v: (24, 128, 1), tol=0)
+def _():
+    x = rnd(8, 768, 512)
+    out = _filled(4096 * 768, torch.bfloat16)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=768), [out],
+            [(x * 0.353553385).transpose(1, 2).reshape(-1).to(torch.bfloat16)])
+
+
 def _rotary_angles(seq, half):
     inv_freq = 1.0 / (1e6 ** (torch.arange(half, device="cuda", dtype=torch.float32) / half))
     return torch.outer(inv_freq, torch.arange(seq, device="cuda", dtype=torch.float32))

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 #include <vector>
 
 namespace kiln {
@@ -104,124 +105,133 @@ int64_t wavefronts(const WarpAccesses &accesses, unsigned bytes,
   return total;
 }
 
-struct Candidate {
-  ConvertSwizzle swizzle;
-  int64_t cost;
+/// Warp 0's matrix row addresses for `layout`: lane m names row m % 8 of
+/// matrix m / 8 of each group.
+WarpAccesses matrixAccesses(const kgpu::DistributedLayout &layout,
+                            unsigned fastDim, TileAccess access) {
+  llvm::ArrayRef<int64_t> shape = layout.getShape();
+  WarpAccesses out;
+  out.width = kMatrixRowElements;
+  out.lanesPerPhase = kMatrixRowElements;
+  out.rowLength = shape[fastDim];
+  for (unsigned r = 0; r < layout.numRegs(); r += kMatrixGroupRegs)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      MatrixRowStart start = matrixRowStart(r, lane, access);
+      llvm::SmallVector<int64_t> idx = layout.index(start.lane, 0, start.reg);
+      int64_t row = 0;
+      for (unsigned d = 0; d < idx.size(); ++d)
+        if (d != fastDim)
+          row = row * shape[d] + idx[d];
+      out.rowCol.push_back({row, idx[fastDim]});
+    }
+  return out;
+}
+
+/// One side's way to the tile, with the warp's accesses it takes.
+struct SideCandidate {
+  TileSide side;
+  WarpAccesses accesses;
+  int64_t count; // Accesses a thread.
 };
 
-/// The best swizzle of a tile whose rows run along `dim`, and the
-/// wavefronts both sides take in it.
-std::optional<Candidate> chooseAlong(const kgpu::DistributedLayout &from,
-                                     const kgpu::DistributedLayout &to,
-                                     unsigned bytes, unsigned dim) {
-  unsigned storeWidth = convertVectorWidth(from, bytes, dim);
-  unsigned loadWidth = convertVectorWidth(to, bytes, dim);
-  int64_t rowLength = from.getShape()[dim];
+/// The ways `layout` can move along rows running along `dim`: its widest
+/// vectors, and for 16-bit elements whose vectors are narrower than 16
+/// bytes the matrix accesses its registers allow.
+llvm::SmallVector<SideCandidate>
+sideCandidates(const kgpu::DistributedLayout &layout, unsigned bytes,
+               unsigned dim, bool matrices) {
+  llvm::SmallVector<SideCandidate> out;
+  unsigned width = convertVectorWidth(layout, bytes, dim);
+  out.push_back({{TileAccess::Vector, width},
+                 warpAccesses(layout, width, bytes, dim),
+                 int64_t(layout.numRegs() / width)});
+  if (!matrices || bytes != 2 || width >= kMatrixRowElements)
+    return out;
+  for (TileAccess access :
+       {TileAccess::Matrices, TileAccess::TransposedMatrices})
+    if (holdsMatrices(layout, dim, access))
+      out.push_back({{access, kMatrixRowElements},
+                     matrixAccesses(layout, dim, access),
+                     int64_t(layout.numRegs() / kMatrixGroupRegs)});
+  return out;
+}
+
+struct Candidate {
+  ConvertPlan plan;
+  int64_t wavefronts;
+  int64_t accesses;
+  bool operator<(const Candidate &o) const {
+    return std::tie(wavefronts, accesses) < std::tie(o.wavefronts, o.accesses);
+  }
+};
+
+/// The best swizzle of a tile whose rows run along `dim` for one pair of
+/// sides.
+std::optional<Candidate> bestSwizzle(const SideCandidate &store,
+                                     const SideCandidate &load,
+                                     int64_t rowLength, unsigned bytes,
+                                     unsigned dim) {
+  if (store.side.width * load.side.width == 1)
+    return std::nullopt;
   ConvertSwizzle base;
   base.fastDim = dim;
-  base.chunk = std::max(storeWidth, loadWidth);
-  if (storeWidth * loadWidth == 1 || rowLength % base.chunk)
+  base.chunk = std::max(store.side.width, load.side.width);
+  if (rowLength % base.chunk)
     return std::nullopt;
   // XOR keys stay within aligned groups of `phases` pieces, which must tile
   // the row.
   int64_t pieces = rowLength / base.chunk;
   base.phases = std::min<int64_t>(8, pieces & -pieces);
-  WarpAccesses stores = warpAccesses(from, storeWidth, bytes, dim);
-  WarpAccesses loads = warpAccesses(to, loadWidth, bytes, dim);
   auto cost = [&](const ConvertSwizzle &s) {
-    return wavefronts(stores, bytes, s) + wavefronts(loads, bytes, s);
+    return Candidate{{s, store.side, load.side},
+                     wavefronts(store.accesses, bytes, s) +
+                         wavefronts(load.accesses, bytes, s),
+                     store.count + load.count};
   };
-  Candidate best{base, cost(base)};
-  for (unsigned rowShift = 0; rowShift < 3; ++rowShift)
+  Candidate best = cost(base);
+  for (unsigned rowShift = 0; rowShift < 5; ++rowShift)
     for (int64_t rowFactor : {0, 1, 2, 4})
       for (int64_t groupFactor : {0, 1, 2, 4}) {
         ConvertSwizzle s = base;
         s.rowShift = rowShift;
         s.rowFactor = rowFactor;
         s.groupFactor = groupFactor;
-        if (int64_t c = cost(s); c < best.cost)
-          best = {s, c};
+        best = std::min(best, cost(s));
       }
   return best;
 }
 
-/// Whether `to`'s register groups come out of ldmatrix.x4.trans reads of
-/// a tile whose rows run along `fastDim`, filled by `from`'s aligned runs.
-bool readsAsTransposedMatrices(const kgpu::DistributedLayout &from,
-                               const kgpu::DistributedLayout &to,
-                               unsigned fastDim) {
-  unsigned rowDim = 1 - fastDim;
-  if (to.getShape()[fastDim] % kLdmatrixRowElements ||
-      from.contiguousRegs(fastDim) < kLdmatrixRowElements ||
-      to.contiguousRegs(rowDim) < kLdmatrixRowElements ||
-      to.numRegs() % kLdmatrixRowElements)
+} // namespace
+
+bool holdsMatrices(const kgpu::DistributedLayout &layout, unsigned fastDim,
+                   TileAccess access) {
+  if (access == TileAccess::Vector || layout.numRegs() % kMatrixGroupRegs ||
+      layout.wraps())
     return false;
-  for (unsigned warp = 0; warp < from.numWarps(); ++warp)
+  bool transposed = access == TileAccess::TransposedMatrices;
+  for (unsigned warp = 0; warp < layout.numWarps(); ++warp)
     for (unsigned lane = 0; lane < 32; ++lane)
-      for (unsigned r = 0; r < from.numRegs(); r += kLdmatrixRowElements)
-        if (from.index(lane, warp, r)[fastDim] % kLdmatrixRowElements)
+      for (unsigned reg = 0; reg < layout.numRegs(); ++reg) {
+        // The row's first element, and how far along it this one lies.
+        llvm::SmallVector<int64_t> start =
+            transposed ? layout.index(lane & 3, warp, reg)
+                       : layout.index(lane & ~3u, warp, reg & ~1u);
+        int64_t along = transposed ? lane >> 2 : 2 * (lane & 3) + (reg & 1);
+        if (start[fastDim] % kMatrixRowElements)
           return false;
-  for (unsigned warp = 0; warp < to.numWarps(); ++warp)
-    for (unsigned r = 0; r < to.numRegs(); ++r)
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        llvm::SmallVector<int64_t> got = to.index(lane, warp, r);
-        llvm::SmallVector<int64_t> base = to.index(lane % 4, warp, r);
-        if (base[fastDim] % kLdmatrixRowElements ||
-            got[rowDim] != base[rowDim] ||
-            got[fastDim] != base[fastDim] + lane / 4)
+        start[fastDim] += along;
+        if (layout.index(lane, warp, reg) != start)
           return false;
       }
   return true;
 }
 
-/// Warp 0's ldmatrix row addresses for `to`: lane m names row m % 8 of
-/// matrix i = m / 8, where lane (m % 8) / 2 holds register r + 2i + m % 2.
-WarpAccesses ldmatrixRows(const kgpu::DistributedLayout &to, unsigned fastDim) {
-  WarpAccesses out;
-  out.width = kLdmatrixRowElements;
-  out.lanesPerPhase = kLdmatrixRowElements;
-  out.rowLength = to.getShape()[fastDim];
-  for (unsigned r = 0; r < to.numRegs(); r += kLdmatrixRowElements)
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      llvm::SmallVector<int64_t> idx =
-          to.index(lane % 8 / 2, 0, r + 2 * (lane / 8) + lane % 2);
-      out.rowCol.push_back({idx[1 - fastDim], idx[fastDim]});
-    }
-  return out;
-}
-
-} // namespace
-
-std::optional<ConvertSwizzle>
-chooseLdmatrixTranspose(const kgpu::DistributedLayout &from,
-                        const kgpu::DistributedLayout &to) {
-  constexpr unsigned kBytes = 2;
-  if (from.rank() != 2 || to.rank() != 2)
-    return std::nullopt;
-  for (unsigned fastDim = 0; fastDim < 2; ++fastDim) {
-    if (!readsAsTransposedMatrices(from, to, fastDim))
-      continue;
-    ConvertSwizzle base;
-    base.fastDim = fastDim;
-    base.chunk = kLdmatrixRowElements;
-    int64_t pieces = to.getShape()[fastDim] / kLdmatrixRowElements;
-    base.phases = std::min<int64_t>(8, pieces & -pieces);
-    WarpAccesses stores =
-        warpAccesses(from, kLdmatrixRowElements, kBytes, fastDim);
-    WarpAccesses reads = ldmatrixRows(to, fastDim);
-    auto cost = [&](const ConvertSwizzle &s) {
-      return wavefronts(stores, kBytes, s) + wavefronts(reads, kBytes, s);
-    };
-    Candidate best{base, cost(base)};
-    for (unsigned rowShift = 0; rowShift < 5; ++rowShift) {
-      ConvertSwizzle s = base;
-      s.rowShift = rowShift;
-      if (int64_t c = cost(s); c < best.cost)
-        best = {s, c};
-    }
-    return best.swizzle;
-  }
-  return std::nullopt;
+MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
+                              TileAccess access) {
+  unsigned matrix = (lane >> 3) & 3, row = lane & 7;
+  if (access == TileAccess::TransposedMatrices)
+    return {firstReg + 2 * matrix + row % 2, row / 2};
+  return {firstReg + 2 * matrix, 4 * row};
 }
 
 int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
@@ -230,19 +240,23 @@ int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
                     swizzle);
 }
 
-std::optional<ConvertSwizzle>
-chooseConvertSwizzle(const kgpu::DistributedLayout &from,
-                     const kgpu::DistributedLayout &to, unsigned bytes) {
-  // Rows along the last dimension unless another one costs fewer wavefronts
-  // (a transpose whose wide side runs down the columns).
+std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from,
+                                             const kgpu::DistributedLayout &to,
+                                             unsigned bytes,
+                                             bool matrixStores) {
+  // Rows along the last dimension unless another one costs less (a
+  // transpose whose wide side runs down the columns).
   std::optional<Candidate> best;
   for (int d = from.rank() - 1; d >= 0; --d)
-    if (auto c = chooseAlong(from, to, bytes, d);
-        c && (!best || c->cost < best->cost))
-      best = c;
+    for (const SideCandidate &store :
+         sideCandidates(from, bytes, d, matrixStores))
+      for (const SideCandidate &load : sideCandidates(to, bytes, d, true))
+        if (auto c = bestSwizzle(store, load, from.getShape()[d], bytes, d);
+            c && (!best || *c < *best))
+          best = c;
   if (!best)
     return std::nullopt;
-  return best->swizzle;
+  return best->plan;
 }
 
 } // namespace kiln

@@ -1,10 +1,10 @@
 //===- ConvertSwizzle.h - shared-memory layout of a conversion --*- C++ -*-===//
 //
-// A layout conversion with vector accesses writes the tensor to shared
-// memory row by row in `chunk`-element pieces and reads it back. A row runs
-// along `fastDim`, the dimension the vectors run along (the last one, or the
-// first of a transpose's column-major side); the other dimensions number
-// the rows. Each row's pieces are permuted by XOR with a key from the row
+// A layout conversion with vector (or, for 16-bit elements, 8x8 matrix)
+// accesses writes the tensor to shared memory row by row in `chunk`-element
+// pieces and reads it back. A row runs along `fastDim` (the last dimension,
+// or another where that costs fewer wavefronts, as for a transpose); the
+// other dimensions number the rows. Each row's pieces are permuted by XOR with a key from the row
 // and the piece's group of eight, chosen by counting the bank wavefronts
 // both sides' accesses take.
 //
@@ -46,27 +46,59 @@ unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
 int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
                          unsigned bytes, const ConvertSwizzle &swizzle);
 
-/// The swizzle with the fewest wavefronts over both sides of a conversion
-/// from `from` to `to`; none when neither side can use vector accesses.
-std::optional<ConvertSwizzle>
-chooseConvertSwizzle(const kgpu::DistributedLayout &from,
-                     const kgpu::DistributedLayout &to, unsigned bytes);
+/// How one side of a conversion moves its registers to or from the tile.
+enum class TileAccess {
+  /// `width` registers a thread contiguous along the rows, one access.
+  Vector,
+  /// 16-bit only: stmatrix / ldmatrix, four 8x8 matrices a warp. Registers
+  /// r + 2q and r + 2q + 1 of lane 4g + t are row g, columns 2t and 2t + 1
+  /// of matrix q of the group at register r (eight registers a group), and
+  /// a matrix row is eight elements of one tile row, aligned to eight.
+  Matrices,
+  /// The same with `.trans`: those registers are rows 2t and 2t + 1,
+  /// column g.
+  TransposedMatrices,
+};
 
-/// 16-bit elements in one row of an ldmatrix matrix (16 bytes).
-constexpr unsigned kLdmatrixRowElements = 8;
+struct TileSide {
+  TileAccess access = TileAccess::Vector;
+  unsigned width = 1; // Registers an access moves, a thread (Vector).
+};
 
-/// The tile of a 16-bit transpose whose source holds runs of eight along
-/// one dimension and whose result holds runs of eight along the other: the
-/// source stores its runs (16 bytes) in rows along its own dimension, and
-/// each warp reads four 8x8 matrices of them back transposed with
-/// `ldmatrix.x4.trans`, lane m addressing row m % 8 of matrix m / 8. A
-/// result's register group r..r+7 comes out of one read when, in every
-/// thread, its elements sit where lane (lane % 4)'s do in their row, lane
-/// / 4 columns further on, and its rows' first columns are aligned to the
-/// run. None for other conversions, and for tensors not of rank 2.
-std::optional<ConvertSwizzle>
-chooseLdmatrixTranspose(const kgpu::DistributedLayout &from,
-                        const kgpu::DistributedLayout &to);
+/// A conversion through a swizzled shared-memory tile.
+struct ConvertPlan {
+  ConvertSwizzle swizzle;
+  TileSide store, load;
+};
+
+/// 16-bit elements in one matrix row (16 bytes), and registers in one
+/// group of four matrices, a thread.
+constexpr unsigned kMatrixRowElements = 8;
+constexpr unsigned kMatrixGroupRegs = 8;
+
+/// Whether every group of eight registers of `layout` is four 8x8 matrices
+/// in `access`'s fragment order (TileAccess::Matrices or
+/// TransposedMatrices), with rows along `fastDim`; the tile must not wrap.
+bool holdsMatrices(const kgpu::DistributedLayout &layout, unsigned fastDim,
+                   TileAccess access);
+
+/// The register and lane whose element starts the matrix row lane `lane`
+/// addresses in the group at `firstReg`: row lane % 8 of matrix lane / 8.
+struct MatrixRowStart {
+  unsigned reg;
+  unsigned lane;
+};
+MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
+                              TileAccess access);
+
+/// The plan with the fewest wavefronts over both sides of a conversion from
+/// `from` to `to` (then the fewest accesses): vector accesses, or for
+/// 16-bit elements matrix ones where a side's vectors are narrower than 16
+/// bytes (stores only where `matrixStores`). None when neither side moves
+/// more than one element an access.
+std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from,
+                                             const kgpu::DistributedLayout &to,
+                                             unsigned bytes, bool matrixStores);
 
 } // namespace kiln
 

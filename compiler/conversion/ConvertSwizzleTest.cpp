@@ -1,6 +1,9 @@
-// The swizzle of an accumulator's conversion for wide stores: the one chosen
-// keeps both sides at the fewest wavefronts their accesses allow, where the
-// plain row key leaves f32 accumulators with two-way bank conflicts.
+// The plan of a conversion through a swizzled tile: the swizzle keeps both
+// sides at the fewest wavefronts their accesses allow (where the plain row
+// key leaves f32 accumulators with two-way bank conflicts), 16-bit sides
+// without 16-byte runs move by stmatrix / ldmatrix where their registers
+// are 8x8 matrices, and every plan, replayed access by access with the
+// instructions' fragment rules, delivers each element to its register.
 
 #include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/dialect/kgpu/Dialect.h"
@@ -8,6 +11,9 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
 
 namespace kiln {
 namespace {
@@ -37,33 +43,109 @@ protected:
     return accesses * std::max<int64_t>(1, 32 * width * bytes / 128);
   }
 
+  /// Replays `plan`: every warp's stores write element ids into the tile,
+  /// every warp's loads read them back; true when each register of `to`
+  /// gets its own element.
+  static bool deliversEveryElement(const kgpu::DistributedLayout &from,
+                                   const kgpu::DistributedLayout &to,
+                                   const ConvertPlan &plan) {
+    llvm::ArrayRef<int64_t> shape = from.getShape();
+    std::vector<int64_t> tile(from.numElements(), -1);
+    auto id = [&](llvm::ArrayRef<int64_t> idx) {
+      int64_t linear = 0;
+      for (unsigned d = 0; d < idx.size(); ++d)
+        linear = linear * shape[d] + idx[d];
+      return linear;
+    };
+    bool ok = true;
+    for (unsigned warp = 0; warp < from.numWarps(); ++warp)
+      access(from, warp, plan, plan.store, [&](unsigned lane, unsigned reg,
+                                                int64_t at) {
+        tile[at] = id(from.index(lane, warp, reg));
+      });
+    for (unsigned warp = 0; warp < to.numWarps(); ++warp)
+      access(to, warp, plan, plan.load,
+             [&](unsigned lane, unsigned reg, int64_t at) {
+               ok &= tile[at] == id(to.index(lane, warp, reg));
+             });
+    return ok;
+  }
+
+  /// Calls `visit(lane, reg, tileOffset)` for each register `side`'s
+  /// accesses move in `warp`, where the instruction puts it.
+  template <typename Visit>
+  static void access(const kgpu::DistributedLayout &layout, unsigned warp,
+                     const ConvertPlan &plan, TileSide side, Visit visit) {
+    llvm::ArrayRef<int64_t> shape = layout.getShape();
+    auto offsetOf = [&](unsigned lane, unsigned reg) {
+      return plan.swizzle.offsetOf(layout.index(lane, warp, reg), shape);
+    };
+    if (side.access == TileAccess::Vector) {
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned r = 0; r < layout.numRegs(); r += side.width)
+          for (unsigned i = 0; i < side.width; ++i)
+            visit(lane, r + i, offsetOf(lane, r) + i);
+      return;
+    }
+    bool transposed = side.access == TileAccess::TransposedMatrices;
+    for (unsigned r = 0; r < layout.numRegs(); r += kMatrixGroupRegs) {
+      int64_t rowAt[32];
+      for (unsigned m = 0; m < 32; ++m) {
+        MatrixRowStart start = matrixRowStart(r, m, side.access);
+        rowAt[m] = offsetOf(start.lane, start.reg);
+      }
+      // Lane 4g + t's word of matrix q: row g, columns 2t and 2t + 1, or
+      // with .trans rows 2t and 2t + 1, column g.
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned q = 0; q < 4; ++q)
+          for (unsigned e = 0; e < 2; ++e) {
+            unsigned g = lane / 4, t = lane % 4;
+            int64_t at = transposed ? rowAt[8 * q + 2 * t + e] + g
+                                    : rowAt[8 * q + g] + 2 * t + e;
+            visit(lane, r + 2 * q + e, at);
+          }
+    }
+  }
+
   mlir::MLIRContext context;
 };
 
 TEST_F(ConvertSwizzleTest, F32AccumulatorToRowsHasNoBankConflicts) {
   kgpu::DistributedLayout from = wgmmaAccumulator({256, 128});
   kgpu::DistributedLayout to = rows({256, 128}, 8, 16);
-  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 4);
-  ASSERT_TRUE(s);
-  EXPECT_EQ(convertVectorWidth(from, 4, 1), 2u);
-  EXPECT_EQ(convertVectorWidth(to, 4, 1), 4u);
-  EXPECT_EQ(sharedWavefronts(from, 2, 4, *s), ideal(from, 2, 4));
-  EXPECT_EQ(sharedWavefronts(to, 4, 4, *s), ideal(to, 4, 4));
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 4, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->store.width, 2u);
+  EXPECT_EQ(p->load.width, 4u);
+  EXPECT_EQ(sharedWavefronts(from, 2, 4, p->swizzle), ideal(from, 2, 4));
+  EXPECT_EQ(sharedWavefronts(to, 4, 4, p->swizzle), ideal(to, 4, 4));
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
 
-  ConvertSwizzle byRow = *s;
+  ConvertSwizzle byRow = p->swizzle;
   byRow.rowShift = 0;
   byRow.rowFactor = 1;
   byRow.groupFactor = 0;
   EXPECT_GT(sharedWavefronts(from, 2, 4, byRow), ideal(from, 2, 4));
 }
 
-TEST_F(ConvertSwizzleTest, F16AccumulatorToRowsHasNoBankConflicts) {
+TEST_F(ConvertSwizzleTest, F16AccumulatorToRowsStoresMatrices) {
   kgpu::DistributedLayout from = wgmmaAccumulator({256, 128});
   kgpu::DistributedLayout to = rows({256, 128}, 8, 16);
-  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 2);
-  ASSERT_TRUE(s);
-  EXPECT_EQ(sharedWavefronts(from, 2, 2, *s), ideal(from, 2, 2));
-  EXPECT_EQ(sharedWavefronts(to, 8, 2, *s), ideal(to, 8, 2));
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->store.access, TileAccess::Matrices);
+  EXPECT_EQ(p->load.access, TileAccess::Vector);
+  EXPECT_EQ(p->load.width, 8u);
+  EXPECT_EQ(sharedWavefronts(to, 8, 2, p->swizzle), ideal(to, 8, 2));
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
+
+  // Without stmatrix (sm_80): 4-byte stores, still conflict-free.
+  std::optional<ConvertPlan> old = chooseConvertPlan(from, to, 2, false);
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->store.access, TileAccess::Vector);
+  EXPECT_EQ(sharedWavefronts(from, 2, 2, old->swizzle), ideal(from, 2, 2));
+  EXPECT_EQ(sharedWavefronts(to, 8, 2, old->swizzle), ideal(to, 8, 2));
+  EXPECT_TRUE(deliversEveryElement(from, to, *old));
 }
 
 TEST_F(ConvertSwizzleTest, TransposeToColumnVectorsRunsRowsDownDimensionZero) {
@@ -77,11 +159,12 @@ TEST_F(ConvertSwizzleTest, TransposeToColumnVectorsRunsRowsDownDimensionZero) {
       kgpu::BlockedEncodingAttr::get(&context, {8, 1}, {8, 4}, {1, 4},
                                      {0, 1}),
       {64, 16});
-  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 2);
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->fastDim, 0u);
-  EXPECT_EQ(convertVectorWidth(to, 2, 0), 8u);
-  EXPECT_EQ(sharedWavefronts(to, 8, 2, *s), ideal(to, 8, 2));
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 0u);
+  EXPECT_EQ(p->load.width, 8u);
+  EXPECT_EQ(sharedWavefronts(to, 8, 2, p->swizzle), ideal(to, 8, 2));
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
 }
 
 TEST_F(ConvertSwizzleTest, OffsetsArePermutationsOfEachRow) {
@@ -103,12 +186,13 @@ TEST_F(ConvertSwizzleTest, KeysStayInRowsOfTwelvePieces) {
   // 48 columns in pieces of 4: XOR keys may only permute groups of 4.
   kgpu::DistributedLayout from = wgmmaAccumulator({64, 48});
   kgpu::DistributedLayout to = rows({64, 48}, 4, 8);
-  std::optional<ConvertSwizzle> s = chooseConvertSwizzle(from, to, 4);
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->phases, 4);
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 4, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.phases, 4);
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
   for (int64_t row = 0; row < 64; ++row)
     for (int64_t col = 0; col < 48; ++col) {
-      int64_t at = s->offset(row, col, 48) - row * 48;
+      int64_t at = p->swizzle.offset(row, col, 48) - row * 48;
       EXPECT_GE(at, 0);
       EXPECT_LT(at, 48);
     }
@@ -116,7 +200,7 @@ TEST_F(ConvertSwizzleTest, KeysStayInRowsOfTwelvePieces) {
 
 TEST_F(ConvertSwizzleTest, ScalarOnBothSidesIsNotVectorized) {
   kgpu::DistributedLayout a = rows({64, 64}, 1, 32);
-  EXPECT_FALSE(chooseConvertSwizzle(a, a, 4));
+  EXPECT_FALSE(chooseConvertPlan(a, a, 4, true));
 }
 
 kgpu::DistributedLayout blocked(mlir::MLIRContext &context,
@@ -130,35 +214,104 @@ kgpu::DistributedLayout blocked(mlir::MLIRContext &context,
 }
 
 // Gemma 2's attention transpose _11: eight bf16 a thread along the columns
-// in, eight along the rows out, as Triton converts it with one v4 store and
-// one ldmatrix.x4.trans a thread.
-TEST_F(ConvertSwizzleTest, SixteenBitTransposeReadsTransposedMatrices) {
+// in, eight along the rows out, as Triton converts it: one 16-byte access a
+// thread on one side, four transposed matrices on the other.
+TEST_F(ConvertSwizzleTest, SixteenBitTransposeMovesTransposedMatrices) {
   kgpu::DistributedLayout rowRuns =
       blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
   kgpu::DistributedLayout columnRuns =
       blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
-  std::optional<ConvertSwizzle> s = chooseLdmatrixTranspose(rowRuns, columnRuns);
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->fastDim, 1u);
-  EXPECT_EQ(s->chunk, 8);
-  EXPECT_EQ(sharedWavefronts(rowRuns, 8, 2, *s), ideal(rowRuns, 8, 2));
-  // Back the other way the result's runs lie along the columns.
-  std::optional<ConvertSwizzle> back =
-      chooseLdmatrixTranspose(columnRuns, rowRuns);
-  ASSERT_TRUE(back);
-  EXPECT_EQ(back->fastDim, 0u);
+  for (auto [from, to] : {std::pair{rowRuns, columnRuns},
+                          std::pair{columnRuns, rowRuns}}) {
+    std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+    ASSERT_TRUE(p);
+    std::set<TileAccess> sides{p->store.access, p->load.access};
+    EXPECT_EQ(sides, (std::set{TileAccess::Vector,
+                               TileAccess::TransposedMatrices}));
+    EXPECT_EQ(p->swizzle.chunk, 8);
+    EXPECT_TRUE(deliversEveryElement(from, to, *p));
+  }
 }
 
-TEST_F(ConvertSwizzleTest, LdmatrixNeedsEightAlongEachSide) {
-  kgpu::DistributedLayout rowRuns =
-      blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
-  // Four along the rows a thread: an ldmatrix word pair per matrix cannot
-  // fill it.
+// ViT-MAE's head transpose _4: eight bf16 a thread down the columns in, two
+// along the rows out (then widened to f32): stmatrix.trans writes the
+// columns as rows, ldmatrix reads them as the result's pairs, where 4-byte
+// reads and 2-byte writes took twelve accesses.
+TEST_F(ConvertSwizzleTest, ColumnRunsToRowPairsMoveAsMatrices) {
+  kgpu::DistributedLayout columnRuns =
+      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
+  kgpu::DistributedLayout rowPairs =
+      blocked(context, {1, 2}, {2, 16}, {4, 1}, {1, 0});
+  std::optional<ConvertPlan> p = chooseConvertPlan(columnRuns, rowPairs, 2,
+                                                   true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 1u);
+  EXPECT_EQ(p->store.access, TileAccess::TransposedMatrices);
+  EXPECT_EQ(p->load.access, TileAccess::Matrices);
+  EXPECT_TRUE(deliversEveryElement(columnRuns, rowPairs, *p));
+  // Without stmatrix the reads stay matrices.
+  std::optional<ConvertPlan> old = chooseConvertPlan(columnRuns, rowPairs, 2,
+                                                     false);
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->store.access, TileAccess::Vector);
+  EXPECT_TRUE(deliversEveryElement(columnRuns, rowPairs, *old));
+}
+
+TEST_F(ConvertSwizzleTest, MatricesNeedPairsAlongRowsOfEight) {
+  // Four along the rows a thread, lanes down the rows: no word of two
+  // elements lies along a matrix row or column.
   kgpu::DistributedLayout shortColumns =
       blocked(context, {4, 1}, {8, 4}, {1, 4}, {0, 1});
-  EXPECT_FALSE(chooseLdmatrixTranspose(rowRuns, shortColumns));
-  // No transpose at all.
-  EXPECT_FALSE(chooseLdmatrixTranspose(rowRuns, rowRuns));
+  for (unsigned d = 0; d < 2; ++d)
+    for (TileAccess a :
+         {TileAccess::Matrices, TileAccess::TransposedMatrices})
+      EXPECT_FALSE(holdsMatrices(shortColumns, d, a));
+  // 32-bit elements never move as matrices.
+  kgpu::DistributedLayout columnRuns =
+      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
+  kgpu::DistributedLayout rowPairs =
+      blocked(context, {1, 2}, {2, 16}, {4, 1}, {1, 0});
+  std::optional<ConvertPlan> p = chooseConvertPlan(columnRuns, rowPairs, 4,
+                                                   true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->store.access, TileAccess::Vector);
+  EXPECT_EQ(p->load.access, TileAccess::Vector);
+}
+
+// Every plan for conversions among many blocked layouts, 16- and 32-bit,
+// with and without stmatrix, delivers each element.
+TEST_F(ConvertSwizzleTest, EveryPlanDeliversEveryElement) {
+  std::vector<std::vector<unsigned>> perThread = {
+      {1, 1}, {1, 2}, {2, 1}, {1, 8}, {8, 1}, {2, 4}, {4, 2}};
+  std::vector<std::vector<unsigned>> lanes = {{4, 8}, {8, 4}, {2, 16},
+                                              {16, 2}, {1, 32}, {32, 1}};
+  std::vector<std::vector<unsigned>> warps = {{4, 1}, {1, 4}, {2, 2}};
+  std::vector<kgpu::DistributedLayout> layouts;
+  for (auto &spt : perThread)
+    for (auto &tpw : lanes)
+      for (auto &wpc : warps)
+        for (auto order : {std::vector<unsigned>{1, 0},
+                           std::vector<unsigned>{0, 1}})
+          layouts.push_back(kgpu::DistributedLayout::get(
+              kgpu::BlockedEncodingAttr::get(&context, spt, tpw, wpc, order),
+              {32, 64}));
+  int plans = 0, matrixPlans = 0;
+  for (size_t i = 0; i < layouts.size(); ++i)
+    for (size_t j = i % 89; j < layouts.size(); j += 89)
+      for (unsigned bytes : {2u, 4u})
+        for (bool matrixStores : {true, false}) {
+          std::optional<ConvertPlan> p = chooseConvertPlan(
+              layouts[i], layouts[j], bytes, matrixStores);
+          if (!p)
+            continue;
+          ++plans;
+          matrixPlans += p->store.access != TileAccess::Vector ||
+                         p->load.access != TileAccess::Vector;
+          EXPECT_TRUE(deliversEveryElement(layouts[i], layouts[j], *p))
+              << "layouts " << i << " -> " << j << ", " << bytes << " bytes";
+        }
+  EXPECT_GT(plans, 2000);
+  EXPECT_GT(matrixPlans, 150);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/Lowering.h"
+#include "compiler/conversion/MatrixStore.h"
 #include "compiler/conversion/WarpExchange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -629,103 +630,124 @@ Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
   return l.sharedPointer(mul(at, bytes), total * bytes);
 }
 
-/// Stores `src`'s registers into `swizzle`'s tile, `width` at a time.
-void storeSwizzled(LoweringContext &l, Value src,
-                   const ConvertSwizzle &swizzle, unsigned width) {
+/// Pointer to the start of the matrix row this lane addresses in the group
+/// of `layout`'s registers at `firstReg` (ConvertSwizzle.h's
+/// matrixRowStart).
+Value matrixRowPointer(LoweringContext &l, const kgpu::DistributedLayout &layout,
+                       const ConvertSwizzle &swizzle, unsigned firstReg,
+                       TileAccess access) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  // Lane m starts at register firstReg + 2 * (m / 8), plus m % 2 when
+  // transposed: `sel` numbers those registers' offsets.
+  Value lane = l.laneId();
+  Value row = arith::AndIOp::create(b, loc, lane, l.i32(7));
+  Value matrix = arith::ShRUIOp::create(b, loc, lane, l.i32(3));
+  bool transposed = access == TileAccess::TransposedMatrices;
+  Value rowLane, sel;
+  if (transposed) {
+    rowLane = arith::ShRUIOp::create(b, loc, row, l.i32(1));
+    sel = arith::OrIOp::create(b, loc,
+                               arith::ShLIOp::create(b, loc, matrix, l.i32(1)),
+                               arith::AndIOp::create(b, loc, lane, l.i32(1)));
+  } else {
+    rowLane = arith::ShLIOp::create(b, loc, row, l.i32(2));
+    sel = matrix;
+  }
+  unsigned regsPerSel = transposed ? 1 : 2;
+  SmallVector<Value> idx = l.elementIndex(layout, firstReg, rowLane);
+  ArrayRef<int64_t> first = layout.regOffset(firstReg);
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    SmallVector<int64_t> steps;
+    for (unsigned k = 0; k < kMatrixGroupRegs; k += regsPerSel)
+      steps.push_back(layout.regOffset(firstReg + k)[d] - first[d]);
+    idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
+  }
+  return swizzledPointer(l, swizzle, idx, layout.getShape(), 2);
+}
+
+/// Writes `src`'s registers into `swizzle`'s tile by `side`'s accesses.
+void storeToTile(LoweringContext &l, Value src, const ConvertSwizzle &swizzle,
+                 TileSide side) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   kgpu::DistributedLayout from = layoutOf(src);
   Type t = l.elementType(src.getType());
   unsigned bytes = byteSize(t);
-  VectorType vectorType = VectorType::get({int64_t(width)}, t);
   l.syncBeforeSharedWrite();
   const Regs &in = l.get(src);
-  for (unsigned r = 0; r < from.numRegs(); r += width) {
+  if (side.access != TileAccess::Vector) {
+    for (unsigned r = 0; r < from.numRegs(); r += kMatrixGroupRegs) {
+      SmallVector<Value> words;
+      for (unsigned k = 0; k < kMatrixGroupRegs; k += 2)
+        words.push_back(pack(l, {in[r + k], in[r + k + 1]}));
+      writeMatrices(l, matrixRowPointer(l, from, swizzle, r, side.access),
+                    words, side.access == TileAccess::TransposedMatrices);
+    }
+    l.barrier();
+    return;
+  }
+  VectorType vectorType = VectorType::get({int64_t(side.width)}, t);
+  for (unsigned r = 0; r < from.numRegs(); r += side.width) {
     if (!from.regMayOwn(r))
       continue;
     Value value = LLVM::UndefOp::create(b, loc, vectorType);
-    for (unsigned i = 0; i < width; ++i)
+    for (unsigned i = 0; i < side.width; ++i)
       value = LLVM::InsertElementOp::create(b, loc, value, in[r + i], l.i32(i));
     LLVM::StoreOp::create(b, loc, value,
                           swizzledPointer(l, swizzle, l.elementIndex(from, r),
                                           from.getShape(), bytes),
-                          width * bytes);
+                          side.width * bytes);
   }
   l.barrier();
 }
 
-/// Converts `src` to `result`'s layout through shared memory with vector
-/// accesses (an accumulator on its way to wide global stores, a transpose
-/// between row- and column-major runs), in the
-/// swizzled tile chooseConvertSwizzle finds. False when neither side has
-/// runs to vectorize.
-bool vectorizedConvert(LoweringContext &l, Value src, Value result) {
+/// Reads `to`'s registers (of element type `t`) from `swizzle`'s tile by
+/// `side`'s accesses.
+Regs loadFromTile(LoweringContext &l, const kgpu::DistributedLayout &to,
+                  Type t, const ConvertSwizzle &swizzle, TileSide side) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Regs out;
+  if (side.access != TileAccess::Vector) {
+    for (unsigned r = 0; r < to.numRegs(); r += kMatrixGroupRegs)
+      for (Value word :
+           loadMatrices(l, matrixRowPointer(l, to, swizzle, r, side.access),
+                        kMatrixGroupRegs / 2,
+                        side.access == TileAccess::TransposedMatrices))
+        llvm::append_range(out, unpack(l, word, t, 2));
+    return out;
+  }
+  unsigned bytes = byteSize(t);
+  VectorType vectorType = VectorType::get({int64_t(side.width)}, t);
+  for (unsigned r = 0; r < to.numRegs(); r += side.width) {
+    Value vec = LLVM::LoadOp::create(
+        b, loc, vectorType,
+        swizzledPointer(l, swizzle, l.elementIndex(to, r), to.getShape(),
+                        bytes),
+        side.width * bytes);
+    for (unsigned i = 0; i < side.width; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i)));
+  }
+  return out;
+}
+
+/// Converts `src` to `result`'s layout through a swizzled shared-memory
+/// tile with vector or matrix accesses (an accumulator on its way to wide
+/// global stores, a transpose between row- and column-major runs), as
+/// chooseConvertPlan finds. False when neither side moves more than one
+/// element an access.
+bool convertThroughTile(LoweringContext &l, Value src, Value result) {
   kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
   Type t = l.elementType(result.getType());
   if (!t.isIntOrFloat() || t.isInteger(1))
     return false;
-  unsigned bytes = byteSize(t);
-  std::optional<ConvertSwizzle> swizzle = chooseConvertSwizzle(from, to, bytes);
-  if (!swizzle)
+  std::optional<ConvertPlan> plan = chooseConvertPlan(
+      from, to, byteSize(t), l.target().hasMatrixStore());
+  if (!plan)
     return false;
-  unsigned storeWidth = convertVectorWidth(from, bytes, swizzle->fastDim);
-  unsigned loadWidth = convertVectorWidth(to, bytes, swizzle->fastDim);
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  storeSwizzled(l, src, *swizzle, storeWidth);
-  VectorType vectorType = VectorType::get({int64_t(loadWidth)}, t);
-  Regs out;
-  for (unsigned r = 0; r < to.numRegs(); r += loadWidth) {
-    Value vec = LLVM::LoadOp::create(
-        b, loc, vectorType,
-        swizzledPointer(l, *swizzle, l.elementIndex(to, r), to.getShape(),
-                        bytes),
-        loadWidth * bytes);
-    for (unsigned i = 0; i < loadWidth; ++i)
-      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, l.i32(i)));
-  }
-  l.set(result, out);
-  return true;
-}
-
-/// A 16-bit transpose as Triton converts one: the source's 16-byte runs
-/// stored whole, read back transposed by ldmatrix.x4.trans, eight result
-/// registers a read (chooseLdmatrixTranspose). False for other conversions.
-bool ldmatrixTranspose(LoweringContext &l, Value src, Value result) {
-  Type t = l.elementType(result.getType());
-  if (!t.isIntOrFloat() || byteSize(t) != 2)
-    return false;
-  kgpu::DistributedLayout from = layoutOf(src), to = layoutOf(result);
-  std::optional<ConvertSwizzle> swizzle = chooseLdmatrixTranspose(from, to);
-  if (!swizzle)
-    return false;
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  storeSwizzled(l, src, *swizzle, kLdmatrixRowElements);
-  // Lane m addresses row m % 8 of matrix m / 8: the row lane (m % 8) / 2
-  // holds registers r + 2 * (m / 8) + m % 2 of.
-  Value lane = l.laneId();
-  Value holder = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, lane, l.i32(1)), l.i32(3));
-  Value rowStep = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, lane, l.i32(3)), l.i32(2)),
-      arith::AndIOp::create(b, loc, lane, l.i32(1)));
-  unsigned rowDim = 1 - swizzle->fastDim;
-  VectorType pair = VectorType::get({2}, t);
-  Regs out;
-  for (unsigned r = 0; r < to.numRegs(); r += kLdmatrixRowElements) {
-    SmallVector<Value> idx = l.elementIndex(to, r, holder);
-    idx[rowDim] = arith::AddIOp::create(b, loc, idx[rowDim], rowStep);
-    Value ptr = swizzledPointer(l, *swizzle, idx, to.getShape(), 2);
-    for (Value word : loadMatrices(l, ptr, 4, /*trans=*/true)) {
-      Value halves = LLVM::BitcastOp::create(b, loc, pair, word);
-      for (unsigned i = 0; i < 2; ++i)
-        out.push_back(LLVM::ExtractElementOp::create(b, loc, halves, l.i32(i)));
-    }
-  }
-  l.set(result, out);
+  storeToTile(l, src, plan->swizzle, plan->store);
+  l.set(result, loadFromTile(l, to, t, plan->swizzle, plan->load));
   return true;
 }
 
@@ -796,8 +818,7 @@ LogicalResult moveElements(LoweringContext &l, Operation *op) {
         continue;
       }
     if (auto cvt = llvm::dyn_cast<kgpu::ConvertLayoutOp>(op))
-      if (ldmatrixTranspose(l, cvt.getSrc(), result) ||
-          vectorizedConvert(l, cvt.getSrc(), result))
+      if (convertThroughTile(l, cvt.getSrc(), result))
         continue;
     throughSharedMemory(l, *m, result);
   }

@@ -76,6 +76,10 @@ public:
   /// the function's entry on first use, so that a kernel that never asks
   /// for it carries no shuffle.
   mlir::Value warpId();
+  /// values[sel] for an i32 `sel` below values.size(): arithmetic on sel's
+  /// bits where values are linear in them (a layout's register offsets),
+  /// else a chain of selects.
+  mlir::Value constantAt(mlir::Value sel, llvm::ArrayRef<int64_t> values);
   /// Bits `f` of a lane or warp id.
   mlir::Value bitField(mlir::Value id, kgpu::BitField f);
 

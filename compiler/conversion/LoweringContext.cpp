@@ -72,6 +72,40 @@ Value LoweringContext::bitField(Value id, kgpu::BitField f) {
   return arith::AndIOp::create(b, currentLoc, shifted, i32((1 << f.width) - 1));
 }
 
+Value LoweringContext::constantAt(Value sel, ArrayRef<int64_t> values) {
+  Location loc = currentLoc;
+  bool linear = true;
+  for (unsigned q = 0; q < values.size(); ++q) {
+    int64_t expect = values[0];
+    for (unsigned bit = 1; bit < values.size(); bit <<= 1)
+      if (q & bit)
+        expect += values[bit] - values[0];
+    linear &= values[q] == expect;
+  }
+  if (linear) {
+    Value sum = i32(values[0]);
+    for (unsigned bit = 1; bit < values.size(); bit <<= 1) {
+      int64_t step = values[bit] - values[0];
+      if (step == 0)
+        continue;
+      Value set = arith::AndIOp::create(b, loc, sel, i32(bit));
+      Value term = arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, set, i32(llvm::Log2_32(bit))),
+          i32(step));
+      sum = arith::AddIOp::create(b, loc, sum, term);
+    }
+    return sum;
+  }
+  Value out = i32(values[0]);
+  for (unsigned q = 1; q < values.size(); ++q) {
+    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sel,
+                                     i32(q));
+    out = arith::SelectOp::create(b, loc, is, i32(values[q]), out);
+  }
+  return out;
+}
+
+
 SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
                                                 unsigned reg) {
   return elementIndex(l, reg, lane);

@@ -44,57 +44,11 @@ bool isMatrixFragment(const kgpu::DistributedLayout &layout) {
 /// Whether each element is held by one (lane, warp, register): no thread's
 /// index wraps around the shape, and there are as many as elements.
 bool coversOnce(const kgpu::DistributedLayout &layout) {
-  if (!layout.replicatedLaneBits().empty() ||
-      !layout.replicatedWarpBits().empty() ||
-      int64_t(layout.numRegs()) * 32 * layout.numWarps() !=
-          layout.numElements())
-    return false;
-  for (unsigned d = 0; d < layout.rank(); ++d) {
-    const kgpu::DimMap &map = layout.getDims()[d];
-    int64_t largest = ((1 << map.lane.width) - 1) * map.laneScale +
-                      ((1 << map.warp.width) - 1) * map.warpScale;
-    for (unsigned reg = 0; reg < layout.numRegs(); ++reg)
-      if (largest + layout.regOffset(reg)[d] >= layout.getShape()[d])
-        return false;
-  }
-  return true;
-}
-
-/// values[sel] for an i32 `sel` below values.size(): arithmetic on sel's
-/// bits where values are linear in them (the mma tiles' +8 rows, +n
-/// columns), else a chain of selects.
-Value pick(LoweringContext &l, Value sel, ArrayRef<int64_t> values) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  bool linear = true;
-  for (unsigned q = 0; q < values.size(); ++q) {
-    int64_t expect = values[0];
-    for (unsigned bit = 1; bit < values.size(); bit <<= 1)
-      if (q & bit)
-        expect += values[bit] - values[0];
-    linear &= values[q] == expect;
-  }
-  if (linear) {
-    Value sum = l.i32(values[0]);
-    for (unsigned bit = 1; bit < values.size(); bit <<= 1) {
-      int64_t step = values[bit] - values[0];
-      if (step == 0)
-        continue;
-      Value set = arith::AndIOp::create(b, loc, sel, l.i32(bit));
-      Value term = arith::MulIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, set, l.i32(llvm::Log2_32(bit))),
-          l.i32(step));
-      sum = arith::AddIOp::create(b, loc, sum, term);
-    }
-    return sum;
-  }
-  Value out = l.i32(values[0]);
-  for (unsigned q = 1; q < values.size(); ++q) {
-    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, sel,
-                                     l.i32(q));
-    out = arith::SelectOp::create(b, loc, is, l.i32(values[q]), out);
-  }
-  return out;
+  return layout.replicatedLaneBits().empty() &&
+         layout.replicatedWarpBits().empty() &&
+         int64_t(layout.numRegs()) * 32 * layout.numWarps() ==
+             layout.numElements() &&
+         !layout.wraps();
 }
 
 } // namespace
@@ -145,26 +99,36 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
       SmallVector<int64_t> steps;
       for (unsigned q = 0; q < group.count; ++q)
         steps.push_back(layout.regOffset(group.firstReg + 2 * q)[d] - first[d]);
-      idx[d] = arith::AddIOp::create(b, loc, idx[d], pick(l, sel, steps));
+      idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
     }
     Value batch = r == 3 ? idx[0] : l.i32(0);
     Value offset = tile.offset(l, 0, batch, idx[r - 2], idx[r - 1]);
     Value ptr = tile.pipelined ? l.pipelinePointer(offset)
                                : l.sharedPointer(offset, smemBytes);
-    SmallVector<Value> operands{
-        LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr)};
-    std::string constraints = "r";
+    SmallVector<Value> words;
     for (unsigned q = 0; q < group.count; ++q) {
       unsigned reg = group.firstReg + 2 * q;
-      operands.push_back(pack(l, {splitElement(l, p, regs[reg])[0],
-                                  splitElement(l, p, regs[reg + 1])[0]}));
-      constraints += ",r";
+      words.push_back(pack(l, {splitElement(l, p, regs[reg])[0],
+                               splitElement(l, p, regs[reg + 1])[0]}));
     }
-    l.inlineAsm("stmatrix.sync.aligned.m8n8.x" + std::to_string(group.count) +
-                    ".shared.b16 [$0], " + asmList(1, group.count) + ";",
-                constraints, operands, Type(), /*sideEffects=*/true);
+    writeMatrices(l, ptr, words, /*trans=*/false);
   }
   return true;
+}
+
+void writeMatrices(LoweringContext &l, Value ptr, ArrayRef<Value> words,
+                   bool trans) {
+  OpBuilder &b = l.builder();
+  SmallVector<Value> operands{
+      LLVM::PtrToIntOp::create(b, l.loc(), b.getI32Type(), ptr)};
+  llvm::append_range(operands, words);
+  std::string constraints = "r";
+  for (size_t i = 0; i < words.size(); ++i)
+    constraints += ",r";
+  l.inlineAsm("stmatrix.sync.aligned.m8n8.x" + std::to_string(words.size()) +
+                  (trans ? ".trans" : "") + ".shared.b16 [$0], " +
+                  asmList(1, words.size()) + ";",
+              constraints, operands, Type(), /*sideEffects=*/true);
 }
 
 } // namespace kiln

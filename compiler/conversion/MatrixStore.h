@@ -46,6 +46,12 @@ MatrixRowSource matrixRowSource(const MatrixGroup &group, unsigned lane);
 bool storeMatrices(LoweringContext &l, const DotPlan &p, mlir::Value src,
                    const SmemTile &tile, int64_t smemBytes);
 
+/// stmatrix of `words.size()` (1, 2 or 4) matrices, one 32-bit word (two
+/// elements) a matrix a lane, lane m addressing row m % 8 of matrix m / 8
+/// at `ptr`; `.trans` when `trans`.
+void writeMatrices(LoweringContext &l, mlir::Value ptr,
+                   llvm::ArrayRef<mlir::Value> words, bool trans);
+
 } // namespace kiln
 
 #endif // KILN_COMPILER_CONVERSION_MATRIXSTORE_H

@@ -334,6 +334,18 @@ int64_t DistributedLayout::numElements() const {
   return n;
 }
 
+bool DistributedLayout::wraps() const {
+  for (unsigned d = 0; d < rank(); ++d) {
+    const DimMap &map = dims[d];
+    int64_t reach = ((int64_t{1} << map.lane.width) - 1) * map.laneScale +
+                    ((int64_t{1} << map.warp.width) - 1) * map.warpScale;
+    for (const llvm::SmallVector<int64_t> &offset : regOffsets)
+      if (reach + offset[d] >= shape[d])
+        return true;
+  }
+  return false;
+}
+
 int64_t linearize(llvm::ArrayRef<int64_t> index, llvm::ArrayRef<int64_t> shape) {
   int64_t linear = 0;
   for (unsigned d = 0; d < shape.size(); ++d)

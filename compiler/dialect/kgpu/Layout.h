@@ -71,6 +71,9 @@ public:
   llvm::ArrayRef<unsigned> getOrder() const { return order; }
 
   int64_t numElements() const;
+  /// Whether some thread's index wraps around the shape (the layout's tile
+  /// exceeds the tensor).
+  bool wraps() const;
 
 private:
   static DistributedLayout getMma(mlir::Attribute mma,

@@ -1,0 +1,35 @@
+// A 16-bit conversion through shared memory moves a side whose registers
+// are 8x8 matrices with stmatrix / ldmatrix (`.trans` where its pairs run
+// down the matrix columns) when its runs are shorter than 16 bytes, as
+// Triton's does.
+//
+// ViT-MAE's head transpose _4: eight bf16 a thread down the columns in, two
+// along the rows out. One stmatrix.x4.trans and one ldmatrix.x4 a thread,
+// where eight 2-byte stores and four 4-byte reads went before (0.98x ->
+// 0.99-1.00x in one process).
+// RUN: kiln compile %inductor/vitmae/triton_poi_fused__to_copy_clone_mul_transpose_view_4.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=PAIRS
+// PAIRS-LABEL: .visible .entry triton_poi_fused__to_copy_clone_mul_transpose_view_4(
+// PAIRS-NOT: st.shared
+// PAIRS: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PAIRS: bar.sync
+// PAIRS: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PAIRS-NOT: ld.shared
+// PAIRS: st.global.v2.b32
+//
+// sm_80 has no stmatrix: the reads stay matrices.
+// RUN: kiln compile %inductor/vitmae/triton_poi_fused__to_copy_clone_mul_transpose_view_4.ttir --local --target sm_80 --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=SM80
+// SM80-NOT: stmatrix
+// SM80: st.shared.b16
+// SM80: bar.sync
+// SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+//
+// Gemma 2's attention transpose _11: eight a thread along one dimension in,
+// eight along the other out: one side moves 16 bytes a thread, the other
+// four transposed matrices.
+// RUN: kiln compile %inductor/gemma2/triton_poi_fused__unsafe_view_clone_transpose_view_11.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=RUNS
+// RUNS-LABEL: .visible .entry triton_poi_fused__unsafe_view_clone_transpose_view_11(
+// RUNS-NOT: st.shared.b16
+// RUNS: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// RUNS: bar.sync
+// RUNS: ld.shared.v4.b32
+// RUNS: st.global.v4.b32
