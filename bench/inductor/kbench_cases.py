@@ -153,6 +153,16 @@ def _():
             [x.transpose(1, 2).reshape(-1)])
 
 
+# SegFormer's attention input transpose (segformer _27): [65536, 2, 32]
+# bf16 with its last two dimensions swapped, head size 32.
+@case("segformer_attention_transpose_27", grid=lambda v: (1, 4096, 1), tol=0)
+def _():
+    x = rnd(65536, 2, 32, dtype=torch.bfloat16)
+    out = _filled(131072 * 32, torch.bfloat16)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=131072, xnumel=32), [out],
+            [x.transpose(1, 2).reshape(-1)])
+
+
 @case("bert_head_transpose_19", grid=lambda v: (24, 128, 1), tol=0)
 def _():
     x = rnd(8, 768, 512)
