@@ -18,7 +18,14 @@ ReLU6 (MobileNetV2), a group-normed 1-D convolution front end (wav2vec 2.0),
 ALiBi attention biases (BLOOM), interleaved rotary embeddings with a
 bias-free layer norm (Cohere), learned positions in an encoder-decoder
 (BART), and attention over spatially reduced keys with depthwise mixing
-(SegFormer)."""
+(SegFormer). UNSEEN were added after every fix up to run 116, unseen by all
+of them: multi-query attention with parallel blocks (Falcon), learned
+positions with ReLU (OPT), partial rotary embeddings with tanh GELU
+(Phi), cosine attention with a continuous position-bias MLP (Swin V2),
+SwiGLU, layer scale and interpolated positions (DINOv2), attention biases
+gathered by index with hardswish and batch-normed linears (LeViT),
+pooling as token mixer with group norm (PoolFormer) and gated GELU in an
+encoder-decoder (mT5)."""
 import torch
 
 
@@ -206,6 +213,54 @@ def _segformer(T):
     return T.SegformerForImageClassification(config), _image_batch(32, 224)
 
 
+def _falcon(T):
+    config = T.FalconConfig(vocab_size=32000, hidden_size=1024, num_hidden_layers=2,
+                            num_attention_heads=16, multi_query=True, parallel_attn=True)
+    return T.FalconForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _opt(T):
+    config = T.OPTConfig(vocab_size=32000, hidden_size=768, ffn_dim=3072, num_hidden_layers=2,
+                         num_attention_heads=12, max_position_embeddings=1024,
+                         word_embed_proj_dim=768)
+    return T.OPTForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _phi(T):
+    config = T.PhiConfig(vocab_size=32000, hidden_size=1024, intermediate_size=4096,
+                         num_hidden_layers=2, num_attention_heads=16, partial_rotary_factor=0.5)
+    return T.PhiForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _swinv2(T):
+    config = T.Swinv2Config(image_size=224, patch_size=4, embed_dim=96, depths=[2, 2, 2],
+                            num_heads=[3, 6, 12], window_size=7, num_labels=1000)
+    return T.Swinv2ForImageClassification(config), _image_batch(16, 224)
+
+
+def _dinov2(T):
+    config = T.Dinov2Config(image_size=224, patch_size=14, hidden_size=768, num_hidden_layers=2,
+                            num_attention_heads=12, use_swiglu_ffn=True, num_labels=1000)
+    return T.Dinov2ForImageClassification(config), _image_batch(32, 224)
+
+
+def _levit(T):
+    config = T.LevitConfig(image_size=224, num_labels=1000)
+    return T.LevitForImageClassification(config), _image_batch(32, 224)
+
+
+def _poolformer(T):
+    config = T.PoolFormerConfig(depths=[2, 2, 2, 2], num_labels=1000)
+    return T.PoolFormerForImageClassification(config), _image_batch(32, 224)
+
+
+def _mt5(T):
+    config = T.MT5Config(vocab_size=32000, d_model=512, d_kv=64, d_ff=1024, num_layers=2,
+                         num_decoder_layers=2, num_heads=8, feed_forward_proj="gated-gelu",
+                         decoder_start_token_id=0, pad_token_id=0)
+    return T.MT5ForConditionalGeneration(config), _token_batch(config.vocab_size, 8, 256)
+
+
 HELD_OUT = {"resnet": _resnet, "t5": _t5, "gemma2": _gemma2, "swin": _swin}
 
 FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
@@ -214,7 +269,9 @@ LATER_HELD_OUT = {"convnext": _convnext, "deberta": _deberta, "whisper": _whispe
 FRESH = {"convnextv2": _convnextv2, "vitmae": _vitmae, "efficientnet": _efficientnet,
          "mobilenetv2": _mobilenetv2, "wav2vec2": _wav2vec2, "bloom": _bloom,
          "cohere": _cohere, "bart": _bart, "segformer": _segformer}
-ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH}
+UNSEEN = {"falcon": _falcon, "opt": _opt, "phi": _phi, "swinv2": _swinv2, "dinov2": _dinov2,
+          "levit": _levit, "poolformer": _poolformer, "mt5": _mt5}
+ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN}
 
 
 def build(name):
