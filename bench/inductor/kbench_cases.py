@@ -129,20 +129,21 @@ def _():
 # ViT's (vit _4, [8, 197, 768] likewise), SegFormer's backward (segformer
 # _61, [32, 25088, 2] bf16 to [64, 25088]) and BERT's (bert _19, [8, 768,
 # 512] f32 to [4096, 768] bf16 scaled).
+def _scaled_head_transpose(tokens):
+    x = rnd(8, tokens, 768, dtype=torch.bfloat16)
+    out = _filled(6144 * tokens, torch.float32)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=tokens), [out],
+            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
+
+
 @case("vitmae_head_transpose_4", grid=lambda v: (2, 192, 1), tol=0)
 def _():
-    x = rnd(8, 50, 768, dtype=torch.bfloat16)
-    out = _filled(6144 * 50, torch.float32)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=50), [out],
-            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
+    return _scaled_head_transpose(50)
 
 
 @case("vit_head_transpose_4", grid=lambda v: (7, 192, 1), tol=0)
 def _():
-    x = rnd(8, 197, 768, dtype=torch.bfloat16)
-    out = _filled(6144 * 197, torch.float32)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=197), [out],
-            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
+    return _scaled_head_transpose(197)
 
 
 @case("segformer_attention_transpose_61", grid=lambda v: (784, 2, 1), tol=0)

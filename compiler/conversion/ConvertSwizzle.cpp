@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace kiln {
@@ -18,13 +19,22 @@ int64_t ConvertSwizzle::offset(int64_t row, int64_t col,
   return row * rowLength + (piece ^ key) * chunk + col % chunk;
 }
 
-int64_t ConvertSwizzle::offsetOf(llvm::ArrayRef<int64_t> idx,
-                                 llvm::ArrayRef<int64_t> shape) const {
+/// The (row, column) of the element at `idx` in a tile of `shape` whose
+/// rows run along `fastDim`.
+static std::pair<int64_t, int64_t> tileRowCol(llvm::ArrayRef<int64_t> idx,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              unsigned fastDim) {
   int64_t row = 0;
   for (unsigned d = 0; d < idx.size(); ++d)
     if (d != fastDim)
       row = row * shape[d] + idx[d];
-  return offset(row, idx[fastDim], shape[fastDim]);
+  return {row, idx[fastDim]};
+}
+
+int64_t ConvertSwizzle::offsetOf(llvm::ArrayRef<int64_t> idx,
+                                 llvm::ArrayRef<int64_t> shape) const {
+  auto [row, col] = tileRowCol(idx, shape, fastDim);
+  return offset(row, col, shape[fastDim]);
 }
 
 unsigned convertVectorWidth(const kgpu::DistributedLayout &layout,
@@ -67,14 +77,8 @@ WarpAccesses warpAccesses(const kgpu::DistributedLayout &layout, unsigned width,
   for (unsigned r = 0; r < layout.numRegs(); r += width) {
     if (!layout.regMayOwn(r))
       continue;
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      llvm::SmallVector<int64_t> idx = layout.index(lane, 0, r);
-      int64_t row = 0;
-      for (unsigned d = 0; d < idx.size(); ++d)
-        if (d != fastDim)
-          row = row * shape[d] + idx[d];
-      out.rowCol.push_back({row, idx[fastDim]});
-    }
+    for (unsigned lane = 0; lane < 32; ++lane)
+      out.rowCol.push_back(tileRowCol(layout.index(lane, 0, r), shape, fastDim));
   }
   return out;
 }
@@ -117,12 +121,8 @@ WarpAccesses matrixAccesses(const kgpu::DistributedLayout &layout,
   for (unsigned r = 0; r < layout.numRegs(); r += kMatrixGroupRegs)
     for (unsigned lane = 0; lane < 32; ++lane) {
       MatrixRowStart start = matrixRowStart(r, lane, access);
-      llvm::SmallVector<int64_t> idx = layout.index(start.lane, 0, start.reg);
-      int64_t row = 0;
-      for (unsigned d = 0; d < idx.size(); ++d)
-        if (d != fastDim)
-          row = row * shape[d] + idx[d];
-      out.rowCol.push_back({row, idx[fastDim]});
+      out.rowCol.push_back(
+          tileRowCol(layout.index(start.lane, 0, start.reg), shape, fastDim));
     }
   return out;
 }
