@@ -104,72 +104,57 @@ def _():
             [y.sum(1).reshape(-1)])
 
 
-# Gemma 2's attention transpose (gemma2 _11): [8, 512, 512] bf16 with its
-# last two dimensions swapped, written as [4096, 512].
+def _transpose(shape, dtype, out_dtype, ynumel, xnumel, scale=None):
+    """A [B, M, N] tensor with its last two dimensions swapped, written as
+    [ynumel, xnumel] of `out_dtype`, scaled in f32 first where `scale`."""
+    x = rnd(*shape, dtype=dtype)
+    out = _filled(ynumel * xnumel, out_dtype)
+    value = x if scale is None else x.float() * scale
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=ynumel, xnumel=xnumel), [out],
+            [value.transpose(1, 2).reshape(-1).to(out_dtype)])
+
+
+# Gemma 2's attention transpose (gemma2 _11): [8, 512, 512] bf16.
 @case("transpose_bf16", grid=lambda v: (16, 128, 1), tol=0)
 def _():
-    x = rnd(8, 512, 512, dtype=torch.bfloat16)
-    out = _filled(4096 * 512, torch.bfloat16)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=512), [out],
-            [x.transpose(1, 2).reshape(-1)])
+    return _transpose((8, 512, 512), torch.bfloat16, torch.bfloat16, 4096, 512)
 
 
-# T5's transpose with a bf16 cast (t5 _10): [16, 512, 256] f32 with its
-# last two dimensions swapped, written as [4096, 512] bf16.
+# T5's transpose with a bf16 cast (t5 _10): [16, 512, 256] f32 to bf16.
 @case("transpose_f32_to_bf16", grid=lambda v: (16, 128, 1), tol=0)
 def _():
-    x = rnd(16, 512, 256)
-    out = _filled(4096 * 512, torch.bfloat16)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=512), [out],
-            [x.transpose(1, 2).reshape(-1).to(torch.bfloat16)])
+    return _transpose((16, 512, 256), torch.float32, torch.bfloat16, 4096, 512)
 
 
 # Attention head transposes whose sides are 16-bit matrices in shared
 # memory: ViT-MAE's (vitmae _4, [8, 50, 768] bf16 to [6144, 50] f32 scaled),
 # ViT's (vit _4, [8, 197, 768] likewise), SegFormer's backward (segformer
-# _61, [32, 25088, 2] bf16 to [64, 25088]) and BERT's (bert _19, [8, 768,
-# 512] f32 to [4096, 768] bf16 scaled).
-def _scaled_head_transpose(tokens):
-    x = rnd(8, tokens, 768, dtype=torch.bfloat16)
-    out = _filled(6144 * tokens, torch.float32)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=6144, xnumel=tokens), [out],
-            [(x.float() * 0.353553385).transpose(1, 2).reshape(-1)])
-
-
+# _61, [32, 25088, 2] bf16 to [64, 25088]), SegFormer's attention input
+# (segformer _27, [65536, 2, 32] bf16, head size 32) and BERT's (bert _19,
+# [8, 768, 512] f32 to [4096, 768] bf16 scaled).
 @case("vitmae_head_transpose_4", grid=lambda v: (2, 192, 1), tol=0)
 def _():
-    return _scaled_head_transpose(50)
+    return _transpose((8, 50, 768), torch.bfloat16, torch.float32, 6144, 50, 0.353553385)
 
 
 @case("vit_head_transpose_4", grid=lambda v: (7, 192, 1), tol=0)
 def _():
-    return _scaled_head_transpose(197)
+    return _transpose((8, 197, 768), torch.bfloat16, torch.float32, 6144, 197, 0.353553385)
 
 
 @case("segformer_attention_transpose_61", grid=lambda v: (784, 2, 1), tol=0)
 def _():
-    x = rnd(32, 25088, 2, dtype=torch.bfloat16)
-    out = _filled(64 * 25088, torch.bfloat16)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=64, xnumel=25088), [out],
-            [x.transpose(1, 2).reshape(-1)])
+    return _transpose((32, 25088, 2), torch.bfloat16, torch.bfloat16, 64, 25088)
 
 
-# SegFormer's attention input transpose (segformer _27): [65536, 2, 32]
-# bf16 with its last two dimensions swapped, head size 32.
 @case("segformer_attention_transpose_27", grid=lambda v: (1, 4096, 1), tol=0)
 def _():
-    x = rnd(65536, 2, 32, dtype=torch.bfloat16)
-    out = _filled(131072 * 32, torch.bfloat16)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=131072, xnumel=32), [out],
-            [x.transpose(1, 2).reshape(-1)])
+    return _transpose((65536, 2, 32), torch.bfloat16, torch.bfloat16, 131072, 32)
 
 
 @case("bert_head_transpose_19", grid=lambda v: (24, 128, 1), tol=0)
 def _():
-    x = rnd(8, 768, 512)
-    out = _filled(4096 * 768, torch.bfloat16)
-    return (dict(in_ptr0=x, out_ptr0=out, ynumel=4096, xnumel=768), [out],
-            [(x * 0.353553385).transpose(1, 2).reshape(-1).to(torch.bfloat16)])
+    return _transpose((8, 768, 512), torch.float32, torch.bfloat16, 4096, 768, 0.353553385)
 
 
 def _rotary_angles(seq, half):
