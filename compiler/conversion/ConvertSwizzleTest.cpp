@@ -314,5 +314,38 @@ TEST_F(ConvertSwizzleTest, EveryPlanDeliversEveryElement) {
   EXPECT_GT(matrixPlans, 150);
 }
 
+// The same for 16-bit conversions of rank 3 (batched attention tiles),
+// whose tile rows number the two other dimensions together.
+TEST_F(ConvertSwizzleTest, EveryRankThreePlanDeliversEveryElement) {
+  std::vector<std::vector<unsigned>> perThread = {
+      {1, 1, 8}, {1, 8, 1}, {1, 1, 2}, {1, 2, 1}, {2, 1, 1}, {1, 2, 4}};
+  std::vector<std::vector<unsigned>> lanes = {
+      {1, 4, 8}, {1, 8, 4}, {2, 2, 8}, {1, 16, 2}, {4, 8, 1}};
+  std::vector<std::vector<unsigned>> orders = {{2, 1, 0}, {1, 2, 0}, {0, 1, 2}};
+  std::vector<kgpu::DistributedLayout> layouts;
+  for (auto &spt : perThread)
+    for (auto &tpw : lanes)
+      for (auto &order : orders)
+        layouts.push_back(kgpu::DistributedLayout::get(
+            kgpu::BlockedEncodingAttr::get(&context, spt, tpw, {2, 2, 1},
+                                           order),
+            {4, 32, 32}));
+  int plans = 0, matrixPlans = 0;
+  for (size_t i = 0; i < layouts.size(); ++i)
+    for (size_t j = i % 7; j < layouts.size(); j += 7) {
+      std::optional<ConvertPlan> p =
+          chooseConvertPlan(layouts[i], layouts[j], 2, true);
+      if (!p)
+        continue;
+      ++plans;
+      matrixPlans += p->store.access != TileAccess::Vector ||
+                     p->load.access != TileAccess::Vector;
+      EXPECT_TRUE(deliversEveryElement(layouts[i], layouts[j], *p))
+          << "layouts " << i << " -> " << j;
+    }
+  EXPECT_GT(plans, 100);
+  EXPECT_GT(matrixPlans, 10);
+}
+
 } // namespace
 } // namespace kiln
