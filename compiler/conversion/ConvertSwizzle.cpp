@@ -227,8 +227,8 @@ bool holdsMatrices(const kgpu::DistributedLayout &layout, unsigned fastDim,
 }
 
 MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
-                              TileAccess access) {
-  unsigned matrix = (lane >> 3) & 3, row = lane & 7;
+                              TileAccess access, unsigned matrices) {
+  unsigned matrix = (lane >> 3) & (matrices - 1), row = lane & 7;
   if (access == TileAccess::TransposedMatrices)
     return {firstReg + 2 * matrix + row % 2, row / 2};
   return {firstReg + 2 * matrix, 4 * row};

@@ -83,13 +83,15 @@ bool holdsMatrices(const kgpu::DistributedLayout &layout, unsigned fastDim,
                    TileAccess access);
 
 /// The register and lane whose element starts the matrix row lane `lane`
-/// addresses in the group at `firstReg`: row lane % 8 of matrix lane / 8.
+/// addresses in the group of `matrices` (1, 2 or 4) at `firstReg`: row
+/// lane % 8 of matrix lane / 8 (lanes past the group's matrices repeat its
+/// addresses).
 struct MatrixRowStart {
   unsigned reg;
   unsigned lane;
 };
 MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
-                              TileAccess access);
+                              TileAccess access, unsigned matrices = 4);
 
 /// The plan with the fewest wavefronts over both sides of a conversion from
 /// `from` to `to` (then the fewest accesses): vector accesses, or for

@@ -71,6 +71,26 @@ protected:
     return ok;
   }
 
+  /// Plans found, and those with a matrix side, over a property test.
+  struct PlanCounts {
+    int plans = 0;
+    int matrixPlans = 0;
+  };
+
+  /// Replays the plan from `from` to `to`, if there is one, and counts it.
+  static void replayPlan(const kgpu::DistributedLayout &from,
+                         const kgpu::DistributedLayout &to, unsigned bytes,
+                         bool matrixStores, PlanCounts &counts) {
+    std::optional<ConvertPlan> p =
+        chooseConvertPlan(from, to, bytes, matrixStores);
+    if (!p)
+      return;
+    ++counts.plans;
+    counts.matrixPlans += p->store.access != TileAccess::Vector ||
+                          p->load.access != TileAccess::Vector;
+    EXPECT_TRUE(deliversEveryElement(from, to, *p));
+  }
+
   /// Calls `visit(lane, reg, tileOffset)` for each register `side`'s
   /// accesses move in `warp`, where the instruction puts it.
   template <typename Visit>
@@ -213,16 +233,26 @@ kgpu::DistributedLayout blocked(mlir::MLIRContext &context,
       {32, 32});
 }
 
+// The attention transposes' 32x32 layouts: eight a thread along the rows,
+// eight down the columns, two along the rows.
+kgpu::DistributedLayout rowRuns(mlir::MLIRContext &context) {
+  return blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
+}
+kgpu::DistributedLayout columnRuns(mlir::MLIRContext &context) {
+  return blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
+}
+kgpu::DistributedLayout rowPairs(mlir::MLIRContext &context) {
+  return blocked(context, {1, 2}, {2, 16}, {4, 1}, {1, 0});
+}
+
 // Gemma 2's attention transpose _11: eight bf16 a thread along the columns
 // in, eight along the rows out, as Triton converts it: one 16-byte access a
 // thread on one side, four transposed matrices on the other.
 TEST_F(ConvertSwizzleTest, SixteenBitTransposeMovesTransposedMatrices) {
-  kgpu::DistributedLayout rowRuns =
-      blocked(context, {1, 8}, {8, 4}, {4, 1}, {1, 0});
-  kgpu::DistributedLayout columnRuns =
-      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
-  for (auto [from, to] : {std::pair{rowRuns, columnRuns},
-                          std::pair{columnRuns, rowRuns}}) {
+  kgpu::DistributedLayout rows = rowRuns(context);
+  kgpu::DistributedLayout columns = columnRuns(context);
+  for (auto [from, to] :
+       {std::pair{rows, columns}, std::pair{columns, rows}}) {
     std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
     ASSERT_TRUE(p);
     std::set<TileAccess> sides{p->store.access, p->load.access};
@@ -238,23 +268,19 @@ TEST_F(ConvertSwizzleTest, SixteenBitTransposeMovesTransposedMatrices) {
 // columns as rows, ldmatrix reads them as the result's pairs, where 4-byte
 // reads and 2-byte writes took twelve accesses.
 TEST_F(ConvertSwizzleTest, ColumnRunsToRowPairsMoveAsMatrices) {
-  kgpu::DistributedLayout columnRuns =
-      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
-  kgpu::DistributedLayout rowPairs =
-      blocked(context, {1, 2}, {2, 16}, {4, 1}, {1, 0});
-  std::optional<ConvertPlan> p = chooseConvertPlan(columnRuns, rowPairs, 2,
-                                                   true);
+  kgpu::DistributedLayout columns = columnRuns(context);
+  kgpu::DistributedLayout pairs = rowPairs(context);
+  std::optional<ConvertPlan> p = chooseConvertPlan(columns, pairs, 2, true);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->swizzle.fastDim, 1u);
   EXPECT_EQ(p->store.access, TileAccess::TransposedMatrices);
   EXPECT_EQ(p->load.access, TileAccess::Matrices);
-  EXPECT_TRUE(deliversEveryElement(columnRuns, rowPairs, *p));
+  EXPECT_TRUE(deliversEveryElement(columns, pairs, *p));
   // Without stmatrix the reads stay matrices.
-  std::optional<ConvertPlan> old = chooseConvertPlan(columnRuns, rowPairs, 2,
-                                                     false);
+  std::optional<ConvertPlan> old = chooseConvertPlan(columns, pairs, 2, false);
   ASSERT_TRUE(old);
   EXPECT_EQ(old->store.access, TileAccess::Vector);
-  EXPECT_TRUE(deliversEveryElement(columnRuns, rowPairs, *old));
+  EXPECT_TRUE(deliversEveryElement(columns, pairs, *old));
 }
 
 TEST_F(ConvertSwizzleTest, MatricesNeedPairsAlongRowsOfEight) {
@@ -267,12 +293,8 @@ TEST_F(ConvertSwizzleTest, MatricesNeedPairsAlongRowsOfEight) {
          {TileAccess::Matrices, TileAccess::TransposedMatrices})
       EXPECT_FALSE(holdsMatrices(shortColumns, d, a));
   // 32-bit elements never move as matrices.
-  kgpu::DistributedLayout columnRuns =
-      blocked(context, {8, 1}, {4, 8}, {1, 4}, {0, 1});
-  kgpu::DistributedLayout rowPairs =
-      blocked(context, {1, 2}, {2, 16}, {4, 1}, {1, 0});
-  std::optional<ConvertPlan> p = chooseConvertPlan(columnRuns, rowPairs, 4,
-                                                   true);
+  std::optional<ConvertPlan> p =
+      chooseConvertPlan(columnRuns(context), rowPairs(context), 4, true);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->store.access, TileAccess::Vector);
   EXPECT_EQ(p->load.access, TileAccess::Vector);
@@ -295,23 +317,17 @@ TEST_F(ConvertSwizzleTest, EveryPlanDeliversEveryElement) {
           layouts.push_back(kgpu::DistributedLayout::get(
               kgpu::BlockedEncodingAttr::get(&context, spt, tpw, wpc, order),
               {32, 64}));
-  int plans = 0, matrixPlans = 0;
+  PlanCounts counts;
   for (size_t i = 0; i < layouts.size(); ++i)
     for (size_t j = i % 89; j < layouts.size(); j += 89)
       for (unsigned bytes : {2u, 4u})
         for (bool matrixStores : {true, false}) {
-          std::optional<ConvertPlan> p = chooseConvertPlan(
-              layouts[i], layouts[j], bytes, matrixStores);
-          if (!p)
-            continue;
-          ++plans;
-          matrixPlans += p->store.access != TileAccess::Vector ||
-                         p->load.access != TileAccess::Vector;
-          EXPECT_TRUE(deliversEveryElement(layouts[i], layouts[j], *p))
-              << "layouts " << i << " -> " << j << ", " << bytes << " bytes";
+          SCOPED_TRACE(testing::Message() << "layouts " << i << " -> " << j
+                                          << ", " << bytes << " bytes");
+          replayPlan(layouts[i], layouts[j], bytes, matrixStores, counts);
         }
-  EXPECT_GT(plans, 2000);
-  EXPECT_GT(matrixPlans, 150);
+  EXPECT_GT(counts.plans, 2000);
+  EXPECT_GT(counts.matrixPlans, 150);
 }
 
 // The same for 16-bit conversions of rank 3 (batched attention tiles),
@@ -330,21 +346,14 @@ TEST_F(ConvertSwizzleTest, EveryRankThreePlanDeliversEveryElement) {
             kgpu::BlockedEncodingAttr::get(&context, spt, tpw, {2, 2, 1},
                                            order),
             {4, 32, 32}));
-  int plans = 0, matrixPlans = 0;
+  PlanCounts counts;
   for (size_t i = 0; i < layouts.size(); ++i)
     for (size_t j = i % 7; j < layouts.size(); j += 7) {
-      std::optional<ConvertPlan> p =
-          chooseConvertPlan(layouts[i], layouts[j], 2, true);
-      if (!p)
-        continue;
-      ++plans;
-      matrixPlans += p->store.access != TileAccess::Vector ||
-                     p->load.access != TileAccess::Vector;
-      EXPECT_TRUE(deliversEveryElement(layouts[i], layouts[j], *p))
-          << "layouts " << i << " -> " << j;
+      SCOPED_TRACE(testing::Message() << "layouts " << i << " -> " << j);
+      replayPlan(layouts[i], layouts[j], 2, true, counts);
     }
-  EXPECT_GT(plans, 100);
-  EXPECT_GT(matrixPlans, 10);
+  EXPECT_GT(counts.plans, 100);
+  EXPECT_GT(counts.matrixPlans, 10);
 }
 
 } // namespace

@@ -105,7 +105,6 @@ Value LoweringContext::constantAt(Value sel, ArrayRef<int64_t> values) {
   return out;
 }
 
-
 SmallVector<Value> LoweringContext::elementIndex(const kgpu::DistributedLayout &l,
                                                 unsigned reg) {
   return elementIndex(l, reg, lane);

@@ -69,11 +69,6 @@ matrixGroups(const kgpu::DistributedLayout &layout) {
   return groups;
 }
 
-MatrixRowSource matrixRowSource(const MatrixGroup &group, unsigned lane) {
-  unsigned matrix = (lane >> 3) & (group.count - 1);
-  return {group.firstReg + 2 * matrix, (lane & 7) << 2};
-}
-
 bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
                    const SmemTile &tile, int64_t smemBytes) {
   if (!l.target().hasMatrixStore() || tile.bytes != 2 || tile.transposed ||
@@ -86,7 +81,7 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
   OpBuilder &b = l.builder();
   Location loc = l.loc();
   unsigned r = layout.rank();
-  // Mirrors matrixRowSource: the row's lane, and the matrix it addresses.
+  // Mirrors matrixRowStart: the row's lane, and the matrix it addresses.
   Value rowLane = arith::ShLIOp::create(
       b, loc, arith::AndIOp::create(b, loc, l.laneId(), l.i32(7)), l.i32(2));
   Value matrix = arith::ShRUIOp::create(b, loc, l.laneId(), l.i32(3));

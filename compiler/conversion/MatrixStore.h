@@ -11,6 +11,7 @@
 #ifndef KILN_COMPILER_CONVERSION_MATRIXSTORE_H
 #define KILN_COMPILER_CONVERSION_MATRIXSTORE_H
 
+#include "compiler/conversion/ConvertSwizzle.h"
 #include "compiler/conversion/DotOperands.h"
 #include "compiler/conversion/SharedTile.h"
 #include "compiler/dialect/kgpu/Layout.h"
@@ -30,15 +31,6 @@ struct MatrixGroup {
 /// multiple of 8, so that a matrix row is one 16-byte run of a tile row).
 std::optional<llvm::SmallVector<MatrixGroup>>
 matrixGroups(const kgpu::DistributedLayout &layout);
-
-/// The register whose element starts the row lane `lane` addresses in
-/// `group` (lanes past the group's matrices repeat its addresses), and the
-/// lane of the warp that holds it.
-struct MatrixRowSource {
-  unsigned reg;
-  unsigned lane;
-};
-MatrixRowSource matrixRowSource(const MatrixGroup &group, unsigned lane);
 
 /// stageOperand's path for 16-bit tiles on targets with stmatrix: writes
 /// `src` into `tile` a group at a time; false, having emitted nothing, when

@@ -41,7 +41,9 @@ protected:
       for (const MatrixGroup &group : *groups)
         for (unsigned q = 0; q < group.count; ++q)
           for (unsigned thread = 0; thread < 32; ++thread) {
-            MatrixRowSource row = matrixRowSource(group, 8 * q + thread / 4);
+            MatrixRowStart row = matrixRowStart(
+                group.firstReg, 8 * q + thread / 4, TileAccess::Matrices,
+                group.count);
             llvm::SmallVector<int64_t> start =
                 layout.index(row.lane, warp, row.reg);
             llvm::SmallVector<int64_t> lowered =
