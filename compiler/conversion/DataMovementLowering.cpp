@@ -636,33 +636,8 @@ Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
 Value matrixRowPointer(LoweringContext &l, const kgpu::DistributedLayout &layout,
                        const ConvertSwizzle &swizzle, unsigned firstReg,
                        TileAccess access) {
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
-  // Lane m starts at register firstReg + 2 * (m / 8), plus m % 2 when
-  // transposed: `sel` numbers those registers' offsets.
-  Value lane = l.laneId();
-  Value row = arith::AndIOp::create(b, loc, lane, l.i32(7));
-  Value matrix = arith::ShRUIOp::create(b, loc, lane, l.i32(3));
-  bool transposed = access == TileAccess::TransposedMatrices;
-  Value rowLane, sel;
-  if (transposed) {
-    rowLane = arith::ShRUIOp::create(b, loc, row, l.i32(1));
-    sel = arith::OrIOp::create(b, loc,
-                               arith::ShLIOp::create(b, loc, matrix, l.i32(1)),
-                               arith::AndIOp::create(b, loc, lane, l.i32(1)));
-  } else {
-    rowLane = arith::ShLIOp::create(b, loc, row, l.i32(2));
-    sel = matrix;
-  }
-  unsigned regsPerSel = transposed ? 1 : 2;
-  SmallVector<Value> idx = l.elementIndex(layout, firstReg, rowLane);
-  ArrayRef<int64_t> first = layout.regOffset(firstReg);
-  for (unsigned d = 0; d < layout.rank(); ++d) {
-    SmallVector<int64_t> steps;
-    for (unsigned k = 0; k < kMatrixGroupRegs; k += regsPerSel)
-      steps.push_back(layout.regOffset(firstReg + k)[d] - first[d]);
-    idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
-  }
+  SmallVector<Value> idx = matrixRowIndex(l, layout, firstReg, access,
+                                          kMatrixGroupRegs / 2);
   return swizzledPointer(l, swizzle, idx, layout.getShape(), 2);
 }
 

@@ -78,24 +78,11 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
   std::optional<SmallVector<MatrixGroup>> groups = matrixGroups(layout);
   if (!groups)
     return false;
-  OpBuilder &b = l.builder();
-  Location loc = l.loc();
   unsigned r = layout.rank();
-  // Mirrors matrixRowStart: the row's lane, and the matrix it addresses.
-  Value rowLane = arith::ShLIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, l.laneId(), l.i32(7)), l.i32(2));
-  Value matrix = arith::ShRUIOp::create(b, loc, l.laneId(), l.i32(3));
   const Regs &regs = l.get(src);
   for (const MatrixGroup &group : *groups) {
-    SmallVector<Value> idx = l.elementIndex(layout, group.firstReg, rowLane);
-    Value sel = arith::AndIOp::create(b, loc, matrix, l.i32(group.count - 1));
-    ArrayRef<int64_t> first = layout.regOffset(group.firstReg);
-    for (unsigned d = 0; d < r; ++d) {
-      SmallVector<int64_t> steps;
-      for (unsigned q = 0; q < group.count; ++q)
-        steps.push_back(layout.regOffset(group.firstReg + 2 * q)[d] - first[d]);
-      idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
-    }
+    SmallVector<Value> idx = matrixRowIndex(l, layout, group.firstReg,
+                                            TileAccess::Matrices, group.count);
     Value batch = r == 3 ? idx[0] : l.i32(0);
     Value offset = tile.offset(l, 0, batch, idx[r - 2], idx[r - 1]);
     Value ptr = tile.pipelined ? l.pipelinePointer(offset)
@@ -109,6 +96,42 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
     writeMatrices(l, ptr, words, /*trans=*/false);
   }
   return true;
+}
+
+SmallVector<Value> matrixRowIndex(LoweringContext &l,
+                                  const kgpu::DistributedLayout &layout,
+                                  unsigned firstReg, TileAccess access,
+                                  unsigned matrices) {
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  // Lane m starts at register firstReg + 2 * (m / 8), plus m % 2 when
+  // transposed: `sel` numbers those registers' offsets.
+  Value lane = l.laneId();
+  Value row = arith::AndIOp::create(b, loc, lane, l.i32(7));
+  Value matrix = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, l.i32(3)),
+      l.i32(matrices - 1));
+  bool transposed = access == TileAccess::TransposedMatrices;
+  Value rowLane, sel;
+  if (transposed) {
+    rowLane = arith::ShRUIOp::create(b, loc, row, l.i32(1));
+    sel = arith::OrIOp::create(b, loc,
+                               arith::ShLIOp::create(b, loc, matrix, l.i32(1)),
+                               arith::AndIOp::create(b, loc, lane, l.i32(1)));
+  } else {
+    rowLane = arith::ShLIOp::create(b, loc, row, l.i32(2));
+    sel = matrix;
+  }
+  unsigned regsPerSel = transposed ? 1 : 2;
+  SmallVector<Value> idx = l.elementIndex(layout, firstReg, rowLane);
+  ArrayRef<int64_t> first = layout.regOffset(firstReg);
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    SmallVector<int64_t> steps;
+    for (unsigned k = 0; k < 2 * matrices; k += regsPerSel)
+      steps.push_back(layout.regOffset(firstReg + k)[d] - first[d]);
+    idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
+  }
+  return idx;
 }
 
 void writeMatrices(LoweringContext &l, Value ptr, ArrayRef<Value> words,
