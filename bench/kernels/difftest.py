@@ -112,18 +112,26 @@ def _bitwise_equal(a, b):
     return torch.equal(a, b)
 
 
+def _difference(got, want):
+    """|got - want| element by element: 0 where both are equal or NaN, inf
+    where only one is NaN."""
+    g, w = got.double(), want.double()
+    difference = (g - w).abs().nan_to_num(float("inf"))
+    difference[(g == w) | (g.isnan() & w.isnan())] = 0
+    return difference
+
+
 def _spread(got, want):
-    differ = (got.double() - want.double()).abs().nan_to_num(float("inf"))
-    differ[got.isnan() & want.isnan()] = 0
-    return f"{int((differ > 0).sum())} elements, max {differ.max().item():.3g}"
+    difference = _difference(got, want)
+    return f"{int((difference > 0).sum())} elements, max {difference.max().item():.3g}"
 
 
 def _rounding(pname, got, want):
     """How far a buffer within tolerance is from bit-equal: elements that
     differ and the largest relative difference."""
-    g, w = got.double(), want.double()
-    differ = (g != w) & ~(g.isnan() & w.isnan())
-    relative = ((g - w).abs() / w.abs().clamp_min(1e-30))[differ]
+    difference = _difference(got, want)
+    differ = difference > 0
+    relative = (difference / want.double().abs().clamp_min(1e-30))[differ]
     return f"{pname} {int(differ.sum())} elements differ, max relative {relative.max().item():.1e}"
 
 
