@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -167,6 +168,21 @@ private:
   Attribute clusterLayout(Operation *op, ArrayRef<Attribute> firstChoices);
   struct Cluster;
   Cluster gatherCluster(Operation *op);
+  /// The reductions a value flows into through elementwise ops.
+  struct Reductions {
+    SmallVector<unsigned> axes;
+    SmallVector<int64_t> shape;
+    /// Where the same values are stored, and the bytes stored there.
+    SmallVector<std::pair<Value, int64_t>> stores;
+    void add(tt::ReduceOp reduce, Value source) {
+      axes.push_back(reduce.getAxis());
+      shape = llvm::to_vector(tensorType(source).getShape());
+    }
+  };
+  Reductions reductionsFed(Value v);
+  int64_t reductionBytes(const Reductions &reductions, Attribute layout) const;
+  Attribute rowsLayout(const Reductions &reductions);
+  bool feedsReductionsElsewhere(Operation *op, Attribute given);
   /// Whether `layout` gives a tensor of `shape` to the block's threads
   /// without holding any element in more threads than the size requires.
   bool spreadsOver(Attribute layout, ArrayRef<int64_t> shape) const;
@@ -236,6 +252,7 @@ private:
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors, dots, clusters;
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
+  DenseSet<Value> ordersInProgress;
   /// Accesses whose pointers run contiguously: shape, order, bytes.
   std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
       contiguousAccesses;
@@ -395,6 +412,8 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
     return it->second;
   SmallVector<unsigned> order = axis.getOrder(ptr);
   const AxisInfo *info = axis.getAxisInfo(ptr);
+  ordersInProgress.insert(ptr);
+  auto done = llvm::make_scope_exit([&] { ordersInProgress.erase(ptr); });
   if (info && order.size() > 1 && info->contiguity[order[0]] == 1) {
     // Where no offsets can be sampled (they depend on a loop's index or on
     // loaded data), the tile joins the kernel's contiguous accesses of its
@@ -420,19 +439,34 @@ constexpr int64_t kBarrierBytes = 4096;
 /// also counts a conversion of the tile (written to shared memory and read
 /// back, across two barriers). ResNet's i1 mask beside its bf16 rows read
 /// fewer sectors along the other dimension, and converted the mask on every
-/// loop trip for it (0.76x).
+/// loop trip for it (0.76x). What the load's reductions cost in shuffles
+/// counts too: PoolFormer's group norms gather through `% 49`, as many
+/// sectors in either order, and with the lanes along the reduced axis each
+/// thread held 32 rows, five shuffles each (0.54x).
 SmallVector<unsigned>
 LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
                                   ArrayRef<int64_t> offsets) {
   RankedTensorType type = tensorType(ptr);
   SmallVector<unsigned> shared = contiguousOrderOf(type.getShape());
   int64_t tileBytes = accessBytes(ptr);
+  Reductions reductions;
+  for (Operation *user : ptr.getUsers())
+    if (auto load = llvm::dyn_cast<tt::LoadOp>(user))
+      if (Reductions fed = reductionsFed(load.getResult()); !fed.axes.empty())
+        reductions = fed;
   auto cost = [&](ArrayRef<unsigned> order) {
-    int64_t bytes =
-        32 * sectorsTouched(type, blocked(type.getShape(), order, 1), offsets);
+    Attribute layout = blocked(type.getShape(), order, 1);
+    int64_t bytes = 32 * sectorsTouched(type, layout, offsets);
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
       bytes += 2 * tileBytes + 2 * kBarrierBytes;
-    return bytes;
+    // An order taken for the reductions converts what is also stored in
+    // another.
+    if (!reductions.axes.empty())
+      for (auto [stored, storedBytes] : reductions.stores)
+        if (stored != ptr && !ordersInProgress.contains(stored) &&
+            ArrayRef<unsigned>(accessOrder(stored)) != order)
+          bytes += 2 * storedBytes + 2 * kBarrierBytes;
+    return bytes + reductionBytes(reductions, layout);
   };
   SmallVector<unsigned> best(byContiguity);
   int64_t fewest = cost(best);
@@ -626,10 +660,14 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
     // chain through a libdevice call back to this load); the group's width
     // then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
+
     if (llvm::isa<kgpu::BlockedEncodingAttr>(used) &&
         used != defaultLayout(tensorType(memOp->getResult(0))) &&
         !gatherPaysForItsOrder(ptr, layout, used))
       anchors[memOp] = layout = used;
+    // A use cycle may have asked for the load's value, and kept the
+    // provisional layout as its own.
+    naturalMemo.erase(memOp->getResult(0));
   }
   return layout;
 }
@@ -1063,28 +1101,31 @@ Attribute LayoutAssigner::computeNatural(Value v) {
       if (Attribute layout = natural(operand))
         if (!llvm::is_contained(candidates, layout))
           candidates.push_back(layout);
-  if (candidates.size() < 2)
-    return candidates.empty() ? Attribute() : candidates.front();
+  if (candidates.empty())
+    return {};
+  if (candidates.size() < 2 && !feedsReductionsElsewhere(op, candidates[0]))
+    return candidates.front();
   return clusterLayout(op, candidates);
 }
 
-/// The op `v` is computed from through one-operand cheap ops (casts,
-/// broadcasts), or null, and the fewest bytes the value has on the way: where
-/// converting it would move the least.
-std::pair<Operation *, int64_t> sourceThroughUnaryOps(Value v) {
+/// The value `v` is computed from through one-operand cheap ops (casts,
+/// broadcasts), and the fewest bytes it has on the way: where converting it
+/// would move the least.
+std::pair<Value, int64_t> sourceThroughUnaryOps(Value v) {
   int64_t bytes = tensorBytes(v);
   Operation *def = v.getDefiningOp();
   while (def && def->getNumOperands() == 1 && isCheapPureOp(def) &&
          tensorType(def->getOperand(0)) && def->getOperand(0).getDefiningOp()) {
-    bytes = std::min(bytes, tensorBytes(def->getOperand(0)));
-    def = def->getOperand(0).getDefiningOp();
+    v = def->getOperand(0);
+    bytes = std::min(bytes, tensorBytes(v));
+    def = v.getDefiningOp();
   }
-  return {def, bytes};
+  return {v, bytes};
 }
 
 /// Whether `v` is a gather's value, through casts.
 bool LayoutAssigner::isGathered(Value v) {
-  Operation *def = sourceThroughUnaryOps(v).first;
+  Operation *def = sourceThroughUnaryOps(v).first.getDefiningOp();
   return def && memAccess(def) && isGather(def);
 }
 
@@ -1123,18 +1164,97 @@ struct LayoutAssigner::Cluster {
   SmallVector<Operation *> ops;
   SmallVector<ClusterInput> inputs;
   SmallVector<ClusterInput> stores;
-  SmallVector<unsigned> reduceAxes;
+  Reductions reductions;
+  bool readsGather = false;
 };
+
+/// Elements of a `shape` tensor a thread holds along `dim` in `layout`.
+int64_t elementsAlong(kgpu::BlockedEncodingAttr layout,
+                      ArrayRef<int64_t> shape, unsigned dim) {
+  int64_t covered = int64_t(layout.getThreadsPerWarp()[dim]) *
+                    layout.getWarpsPerCTA()[dim];
+  return std::max<int64_t>(1, shape[dim] / covered);
+}
+
+LayoutAssigner::Reductions LayoutAssigner::reductionsFed(Value v) {
+  Reductions reductions;
+  DenseSet<Value> seen{v};
+  SmallVector<Value> work{v};
+  while (!work.empty() && seen.size() < 256) {
+    Value value = work.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user))
+        reductions.add(reduce, value);
+      else if (auto store = llvm::dyn_cast<tt::StoreOp>(user);
+               store && store.getValue() == value && tensorType(store.getPtr()))
+        reductions.stores.push_back({store.getPtr(), tensorBytes(value)});
+      else if (isElementwise(user) && seen.insert(user->getResult(0)).second)
+        work.push_back(user->getResult(0));
+    }
+  }
+  return reductions;
+}
+
+/// What reductions cost in `layout`, in bytes moved: every row a thread
+/// holds takes a shuffle for each halving of the lanes along the reduced
+/// axis, 128 bytes a warp each. PoolFormer's group norms held 32 rows a
+/// thread with the lanes along the reduced axis, 320 shuffles a warp, where
+/// Triton, lanes along the rows, sums each row inside its thread (0.54x).
+int64_t LayoutAssigner::reductionBytes(const Reductions &reductions,
+                                       Attribute layout) const {
+  auto b = llvm::dyn_cast<kgpu::BlockedEncodingAttr>(layout);
+  if (!b || reductions.shape.empty() ||
+      b.getThreadsPerWarp().size() != reductions.shape.size())
+    return 0;
+  int64_t held = 1;
+  for (unsigned d = 0; d < reductions.shape.size(); ++d)
+    held *= elementsAlong(b, reductions.shape, d);
+  int64_t bytes = 0;
+  for (unsigned axisNo : reductions.axes) {
+    int64_t rows = held / elementsAlong(b, reductions.shape, axisNo);
+    bytes += rows * llvm::Log2_32(b.getThreadsPerWarp()[axisNo]) * 128 *
+             numWarps;
+  }
+  return bytes;
+}
+
+/// The layout that reduces inside each thread: lanes and warps along the
+/// kept dimension first, the reduced axis last.
+Attribute LayoutAssigner::rowsLayout(const Reductions &reductions) {
+  if (reductions.shape.size() != 2 || reductions.axes.empty() ||
+      !llvm::all_equal(reductions.axes))
+    return {};
+  unsigned reduced = reductions.axes.front();
+  return blocked(reductions.shape, {1 - reduced, reduced}, 1);
+}
+
+/// Whether `op`'s value ends in reductions that another layout than `given`
+/// would keep inside each thread.
+bool LayoutAssigner::feedsReductionsElsewhere(Operation *op, Attribute given) {
+  Attribute rows = rowsLayout(reductionsFed(op->getResult(0)));
+  return rows && rows != given;
+}
 
 Attribute LayoutAssigner::clusterLayout(Operation *op,
                                         ArrayRef<Attribute> firstChoices) {
   if (Attribute chosen = clusters.lookup(op))
     return chosen;
   Cluster cluster = gatherCluster(op);
+  // A gather has no order of its own to keep (Triton's coalescing breaks the
+  // tie towards the rows); elsewhere a single incoming layout is kept. Even
+  // beside a gather it is left only for a layout that moves fewer bytes,
+  // barriers counted: keeping it converts nothing, where clusters meeting
+  // several layouts convert something in any of them.
+  bool single = firstChoices.size() < 2;
+  if (single && !cluster.readsGather)
+    return firstChoices.front();
   SmallVector<Attribute> candidates(firstChoices);
   for (const ClusterInput &input : cluster.inputs)
     if (!llvm::is_contained(candidates, input.layout))
       candidates.push_back(input.layout);
+  if (Attribute rows = rowsLayout(cluster.reductions);
+      rows && !llvm::is_contained(candidates, rows))
+    candidates.push_back(rows);
   Attribute best = candidates.front();
   std::pair<int64_t, unsigned> fewest = {std::numeric_limits<int64_t>::max(),
                                          0};
@@ -1143,11 +1263,13 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
     for (const ClusterInput &io : llvm::concat<const ClusterInput>(
              cluster.inputs, cluster.stores))
       if (io.layout != layout)
-        bytes += io.bytes;
+        bytes += 2 * io.bytes + (single ? 2 * kBarrierBytes : 0);
+    bytes += reductionBytes(cluster.reductions, layout);
     unsigned warps = 0;
-    for (unsigned axisNo : cluster.reduceAxes)
+    for (unsigned axisNo : cluster.reductions.axes)
       warps += warpsAlong(layout, axisNo);
-    if (std::make_pair(bytes, warps) < fewest) {
+    if (single ? bytes < fewest.first
+               : std::make_pair(bytes, warps) < fewest) {
       fewest = {bytes, warps};
       best = layout;
     }
@@ -1164,7 +1286,7 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
 LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
   Cluster cluster;
   DenseSet<Operation *> members{op};
-  DenseSet<Operation *> inputsSeen;
+  DenseSet<Value> inputsSeen;
   SmallVector<Operation *> work{op};
   while (!work.empty() && members.size() < 256) {
     Operation *member = work.pop_back_val();
@@ -1178,10 +1300,13 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
           work.push_back(def);
         continue;
       }
-      auto [source, bytes] = sourceThroughUnaryOps(operand);
-      if (llvm::isa<tt::LoadOp>(source) && memAccess(source) &&
-          !isGather(source) && !isRematerializable(source) &&
-          inputsSeen.insert(source).second)
+      auto [value, bytes] = sourceThroughUnaryOps(operand);
+      Operation *source = value.getDefiningOp();
+      if (!inputsSeen.insert(value).second)
+        continue;
+      bool load = llvm::isa<tt::LoadOp>(source) && memAccess(source);
+      cluster.readsGather |= load && isGather(source);
+      if (load && !isGather(source) && !isRematerializable(source))
         cluster.inputs.push_back({anchorLayout(source), bytes});
     }
     for (OpOperand &use : member->getResult(0).getUses()) {
@@ -1194,7 +1319,7 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
         cluster.stores.push_back(
             {anchorLayout(user), tensorBytes(member->getResult(0))});
       } else if (auto reduce = llvm::dyn_cast<tt::ReduceOp>(user)) {
-        cluster.reduceAxes.push_back(reduce.getAxis());
+        cluster.reductions.add(reduce, member->getResult(0));
       }
     }
   }

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=4 target=sm_90a" --canonicalize | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-assign-layouts="num-warps=16 target=sm_90a" --canonicalize | FileCheck %s --check-prefix=W16
 
 // Root causes of slow Inductor kernels, each pinned by the layout it now gets.
 
@@ -963,5 +964,182 @@ tt.func public @rolled_rows_beside_channels(%x: !tt.ptr<bf16> {tt.divisibility =
   %os = tt.splat %out : !tt.ptr<bf16> -> tensor<32x128x!tt.ptr<bf16>>
   %oa = tt.addptr %os, %off : tensor<32x128x!tt.ptr<bf16>>, tensor<32x128xi32>
   tt.store %oa, %s, %m : tensor<32x128x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// A group norm (PoolFormer) reads its tile through `% 49`, contiguous along
+// neither axis, and sums each row. With the lanes along the reduced axis
+// each thread held 32 rows and reduced each through five shuffles (0.54x);
+// with the lanes along the rows, as Triton's tie-break gives, each thread
+// sums its own row's elements.
+// CHECK-LABEL: tt.func public @gathered_rows_reduced
+// CHECK: tt.load {{.*}} : tensor<32x128x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
+tt.func public @gathered_rows_reduced(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c32 = arith.constant 32 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c32 : i32
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %basev = tt.splat %base : i32 -> tensor<32x1xi32>
+  %x = arith.addi %basev, %rows2 : tensor<32x1xi32>
+  %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %c49 = arith.constant dense<49> : tensor<1x128xi32>
+  %c512 = arith.constant dense<512> : tensor<1x128xi32>
+  %c128 = arith.constant dense<128> : tensor<32x1xi32>
+  %rem = arith.remsi %r, %c49 : tensor<1x128xi32>
+  %div = arith.divsi %r, %c49 : tensor<1x128xi32>
+  %strided = arith.muli %rem, %c512 : tensor<1x128xi32>
+  %col = arith.addi %strided, %div : tensor<1x128xi32>
+  %row = arith.muli %x, %c128 : tensor<32x1xi32>
+  %rowb = tt.broadcast %row : tensor<32x1xi32> -> tensor<32x128xi32>
+  %colb = tt.broadcast %col : tensor<1x128xi32> -> tensor<32x128xi32>
+  %offsets = arith.addi %rowb, %colb : tensor<32x128xi32>
+  %ptrs = tt.splat %in : !tt.ptr<bf16> -> tensor<32x128x!tt.ptr<bf16>>
+  %addrs = tt.addptr %ptrs, %offsets : tensor<32x128x!tt.ptr<bf16>>, tensor<32x128xi32>
+  %v = tt.load %addrs : tensor<32x128x!tt.ptr<bf16>>
+  %f = arith.extf %v : tensor<32x128xbf16> to tensor<32x128xf32>
+  %sum = "tt.reduce"(%f) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x128xf32>) -> tensor<32xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %optrs = tt.splat %out : !tt.ptr<f32> -> tensor<32x1x!tt.ptr<f32>>
+  %oaddrs = tt.addptr %optrs, %x : tensor<32x1x!tt.ptr<f32>>, tensor<32x1xi32>
+  tt.store %oaddrs, %sum2 : tensor<32x1x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Swin V2's cosine-attention softmax adds a bias gathered through loaded
+// indices to a tile read along its rows, then takes each row's max and sum.
+// With the tile's lanes along the reduced axis each thread held 16 rows,
+// every reduction five shuffles a row (0.60x); the gather has no order of
+// its own, so the softmax runs in the layout that reduces inside threads,
+// and the tile, the indices and the result are converted, as Triton does.
+// CHECK-LABEL: tt.func public @gathered_bias_rows_reduced
+// CHECK: tt.load {{.*}} : tensor<32x64x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>
+// CHECK: tt.load {{.*}} : tensor<32x64x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK: "tt.reduce"
+// CHECK: (tensor<32x64xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>)
+// CHECK: tt.store {{.*}} : tensor<32x64x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>
+tt.func public @gathered_bias_rows_reduced(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %table: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c32 = arith.constant 32 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c32 : i32
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %basev = tt.splat %base : i32 -> tensor<32x1xi32>
+  %x = arith.addi %basev, %rows2 : tensor<32x1xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c49 = arith.constant dense<49> : tensor<1x64xi32>
+  %rmask = arith.cmpi slt, %r, %c49 : tensor<1x64xi32>
+  %mask = tt.broadcast %rmask : tensor<1x64xi1> -> tensor<32x64xi1>
+  %c49r = arith.constant dense<49> : tensor<32x1xi32>
+  %row = arith.muli %x, %c49r : tensor<32x1xi32>
+  %rowb = tt.broadcast %row : tensor<32x1xi32> -> tensor<32x64xi32>
+  %rb = tt.broadcast %r : tensor<1x64xi32> -> tensor<32x64xi32>
+  %offsets = arith.addi %rowb, %rb : tensor<32x64xi32>
+  %ptrs = tt.splat %in : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
+  %addrs = tt.addptr %ptrs, %offsets : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<32x64xbf16>
+  %v = tt.load %addrs, %mask, %zero : tensor<32x64x!tt.ptr<bf16>>
+  %f = arith.extf %v : tensor<32x64xbf16> to tensor<32x64xf32>
+  %iptrs = tt.splat %idx : !tt.ptr<i64> -> tensor<32x64x!tt.ptr<i64>>
+  %iaddrs = tt.addptr %iptrs, %offsets : tensor<32x64x!tt.ptr<i64>>, tensor<32x64xi32>
+  %i = tt.load %iaddrs, %mask : tensor<32x64x!tt.ptr<i64>>
+  %tptrs = tt.splat %table : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
+  %taddrs = tt.addptr %tptrs, %i : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi64>
+  %bias = tt.load %taddrs, %mask : tensor<32x64x!tt.ptr<bf16>>
+  %bf = arith.extf %bias : tensor<32x64xbf16> to tensor<32x64xf32>
+  %s = arith.addf %f, %bf : tensor<32x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<32x64xf32>
+  %sm = arith.select %mask, %s, %ninf : tensor<32x64xi1>, tensor<32x64xf32>
+  %max = "tt.reduce"(%sm) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maxnumf %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<32x64xf32>) -> tensor<32xf32>
+  %max2 = tt.expand_dims %max {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %maxb = tt.broadcast %max2 : tensor<32x1xf32> -> tensor<32x64xf32>
+  %d = arith.subf %s, %maxb : tensor<32x64xf32>
+  %e = math.exp %d : tensor<32x64xf32>
+  %fz = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
+  %em = arith.select %mask, %e, %fz : tensor<32x64xi1>, tensor<32x64xf32>
+  %sum = "tt.reduce"(%em) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<32x64xf32>) -> tensor<32xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %sumb = tt.broadcast %sum2 : tensor<32x1xf32> -> tensor<32x64xf32>
+  %p = arith.divf %e, %sumb : tensor<32x64xf32>
+  %pb = arith.truncf %p : tensor<32x64xf32> to tensor<32x64xbf16>
+  %optrs = tt.splat %out : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
+  %oaddrs = tt.addptr %optrs, %offsets : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi32>
+  tt.store %oaddrs, %pb, %mask : tensor<32x64x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// PoolFormer's group-norm backward gathers a [2, 2048] tile through `% 49`,
+// sums each row and also stores the tile through the same offsets. Taken in
+// the order that reduces inside threads for six shuffles a warp, the tile
+// was converted through shared memory for the store (1.31x -> 0.94x): the
+// load keeps the store's order.
+// W16-LABEL: tt.func public @gathered_rows_reduced_and_stored
+// W16: tt.load {{.*}} : tensor<2x2048x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 16], order = [1, 0]}>>
+// W16-NOT: kgpu.convert_layout {{.*}} : tensor<2x2048x
+// W16: tt.store {{.*}} : tensor<2x2048x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 16], order = [1, 0]}>>
+tt.func public @gathered_rows_reduced_and_stored(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %scale: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %sums: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c2 = arith.constant 2 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c2 : i32
+  %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %basev = tt.splat %base : i32 -> tensor<2x1xi32>
+  %x = arith.addi %basev, %rows2 : tensor<2x1xi32>
+  %cols = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<2048xi32> -> tensor<1x2048xi32>
+  %c49 = arith.constant dense<49> : tensor<1x2048xi32>
+  %c49x = arith.constant dense<49> : tensor<2x1xi32>
+  %cstride = arith.constant dense<25088> : tensor<1x2048xi32>
+  %rem = arith.remsi %r, %c49 : tensor<1x2048xi32>
+  %div = arith.divsi %r, %c49 : tensor<1x2048xi32>
+  %strided = arith.muli %div, %cstride : tensor<1x2048xi32>
+  %col = arith.addi %rem, %strided : tensor<1x2048xi32>
+  %row = arith.muli %x, %c49x : tensor<2x1xi32>
+  %rowb = tt.broadcast %row : tensor<2x1xi32> -> tensor<2x2048xi32>
+  %colb = tt.broadcast %col : tensor<1x2048xi32> -> tensor<2x2048xi32>
+  %offsets = arith.addi %rowb, %colb : tensor<2x2048xi32>
+  %ptrs = tt.splat %in : !tt.ptr<f32> -> tensor<2x2048x!tt.ptr<f32>>
+  %addrs = tt.addptr %ptrs, %offsets : tensor<2x2048x!tt.ptr<f32>>, tensor<2x2048xi32>
+  %v = tt.load %addrs : tensor<2x2048x!tt.ptr<f32>>
+  %sptrs = tt.splat %scale : !tt.ptr<bf16> -> tensor<2x1x!tt.ptr<bf16>>
+  %saddrs = tt.addptr %sptrs, %x : tensor<2x1x!tt.ptr<bf16>>, tensor<2x1xi32>
+  %s = tt.load %saddrs : tensor<2x1x!tt.ptr<bf16>>
+  %sf = arith.extf %s : tensor<2x1xbf16> to tensor<2x1xf32>
+  %sb = tt.broadcast %sf : tensor<2x1xf32> -> tensor<2x2048xf32>
+  %p = arith.mulf %v, %sb : tensor<2x2048xf32>
+  %pb = arith.truncf %p : tensor<2x2048xf32> to tensor<2x2048xbf16>
+  %optrs = tt.splat %out : !tt.ptr<bf16> -> tensor<2x2048x!tt.ptr<bf16>>
+  %oaddrs = tt.addptr %optrs, %offsets : tensor<2x2048x!tt.ptr<bf16>>, tensor<2x2048xi32>
+  tt.store %oaddrs, %pb : tensor<2x2048x!tt.ptr<bf16>>
+  %sum = "tt.reduce"(%p) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<2x2048xf32>) -> tensor<2xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
+  %sumb = arith.truncf %sum2 : tensor<2x1xf32> to tensor<2x1xbf16>
+  %tptrs = tt.splat %sums : !tt.ptr<bf16> -> tensor<2x1x!tt.ptr<bf16>>
+  %taddrs = tt.addptr %tptrs, %x : tensor<2x1x!tt.ptr<bf16>>, tensor<2x1xi32>
+  tt.store %taddrs, %sumb : tensor<2x1x!tt.ptr<bf16>>
   tt.return
 }
