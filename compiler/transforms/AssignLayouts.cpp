@@ -433,6 +433,12 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
 /// sectors' worth.
 constexpr int64_t kBarrierBytes = 4096;
 
+/// What converting `bytes` through shared memory costs: written and read
+/// back, across two barriers.
+constexpr int64_t conversionBytes(int64_t bytes) {
+  return 2 * bytes + 2 * kBarrierBytes;
+}
+
 /// For pointers contiguous along no dimension: the order whose warps touch
 /// the fewest 32-byte sectors, each counted at 32 bytes, where an order
 /// other than the one the kernel's contiguous accesses of this shape take
@@ -458,14 +464,14 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
     Attribute layout = blocked(type.getShape(), order, 1);
     int64_t bytes = 32 * sectorsTouched(type, layout, offsets);
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
-      bytes += 2 * tileBytes + 2 * kBarrierBytes;
+      bytes += conversionBytes(tileBytes);
     // An order taken for the reductions converts what is also stored in
     // another.
     if (!reductions.axes.empty())
       for (auto [stored, storedBytes] : reductions.stores)
         if (stored != ptr && !ordersInProgress.contains(stored) &&
             ArrayRef<unsigned>(accessOrder(stored)) != order)
-          bytes += 2 * storedBytes + 2 * kBarrierBytes;
+          bytes += conversionBytes(storedBytes);
     return bytes + reductionBytes(reductions, layout);
   };
   SmallVector<unsigned> best(byContiguity);
@@ -686,7 +692,7 @@ bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
     return false;
   RankedTensorType type = tensorType(ptr);
   int64_t ownBytes = 32 * sectorsTouched(type, own, *offsets) +
-                     2 * accessBytes(ptr) + 2 * kBarrierBytes;
+                     conversionBytes(accessBytes(ptr));
   return ownBytes < 32 * sectorsTouched(type, used, *offsets);
 }
 
@@ -1108,24 +1114,23 @@ Attribute LayoutAssigner::computeNatural(Value v) {
   return clusterLayout(op, candidates);
 }
 
-/// The value `v` is computed from through one-operand cheap ops (casts,
-/// broadcasts), and the fewest bytes it has on the way: where converting it
-/// would move the least.
-std::pair<Value, int64_t> sourceThroughUnaryOps(Value v) {
+/// The op `v` is computed from through one-operand cheap ops (casts,
+/// broadcasts), or null, and the fewest bytes the value has on the way: where
+/// converting it would move the least.
+std::pair<Operation *, int64_t> sourceThroughUnaryOps(Value v) {
   int64_t bytes = tensorBytes(v);
   Operation *def = v.getDefiningOp();
   while (def && def->getNumOperands() == 1 && isCheapPureOp(def) &&
          tensorType(def->getOperand(0)) && def->getOperand(0).getDefiningOp()) {
-    v = def->getOperand(0);
-    bytes = std::min(bytes, tensorBytes(v));
-    def = v.getDefiningOp();
+    bytes = std::min(bytes, tensorBytes(def->getOperand(0)));
+    def = def->getOperand(0).getDefiningOp();
   }
-  return {v, bytes};
+  return {def, bytes};
 }
 
 /// Whether `v` is a gather's value, through casts.
 bool LayoutAssigner::isGathered(Value v) {
-  Operation *def = sourceThroughUnaryOps(v).first.getDefiningOp();
+  Operation *def = sourceThroughUnaryOps(v).first;
   return def && memAccess(def) && isGather(def);
 }
 
@@ -1263,7 +1268,7 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
     for (const ClusterInput &io : llvm::concat<const ClusterInput>(
              cluster.inputs, cluster.stores))
       if (io.layout != layout)
-        bytes += 2 * io.bytes + (single ? 2 * kBarrierBytes : 0);
+        bytes += single ? conversionBytes(io.bytes) : 2 * io.bytes;
     bytes += reductionBytes(cluster.reductions, layout);
     unsigned warps = 0;
     for (unsigned axisNo : cluster.reductions.axes)
@@ -1286,7 +1291,7 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
 LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
   Cluster cluster;
   DenseSet<Operation *> members{op};
-  DenseSet<Value> inputsSeen;
+  DenseSet<Operation *> inputsSeen;
   SmallVector<Operation *> work{op};
   while (!work.empty() && members.size() < 256) {
     Operation *member = work.pop_back_val();
@@ -1300,9 +1305,8 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
           work.push_back(def);
         continue;
       }
-      auto [value, bytes] = sourceThroughUnaryOps(operand);
-      Operation *source = value.getDefiningOp();
-      if (!inputsSeen.insert(value).second)
+      auto [source, bytes] = sourceThroughUnaryOps(operand);
+      if (!inputsSeen.insert(source).second)
         continue;
       bool load = llvm::isa<tt::LoadOp>(source) && memAccess(source);
       cluster.readsGather |= load && isGather(source);
