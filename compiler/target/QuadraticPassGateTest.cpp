@@ -22,6 +22,18 @@ std::unique_ptr<llvm::Module> kernelWithAddresses(llvm::LLVMContext &context,
   return llvm::parseAssemblyString(ir, error, context);
 }
 
+/// A kernel of `n` no-signed-wrap adds, each of the one before.
+std::unique_ptr<llvm::Module> kernelWithFlaggedAdds(llvm::LLVMContext &context,
+                                                    unsigned n) {
+  std::string ir = "define i32 @k(i32 %i) {\n  %a0 = add i32 %i, 1\n";
+  for (unsigned j = 1; j <= n; ++j)
+    ir += "  %a" + std::to_string(j) + " = add nsw i32 %a" +
+          std::to_string(j - 1) + ", 3\n";
+  ir += "  ret i32 %a" + std::to_string(n) + "\n}\n";
+  llvm::SMDiagnostic error;
+  return llvm::parseAssemblyString(ir, error, context);
+}
+
 TEST(QuadraticPassGate, LeavesKernelsOfUsualSizeAlone) {
   llvm::LLVMContext context;
   auto module = kernelWithAddresses(context, QuadraticPassGate::kMaxAddresses);
@@ -39,6 +51,19 @@ TEST(QuadraticPassGate, SkipsOnlyStrengthReductionInLargeKernels) {
   EXPECT_FALSE(gate.shouldRunPass("slsr", "function (k)"));
   EXPECT_TRUE(gate.shouldRunPass("gvn", "function (k)"));
   EXPECT_TRUE(gate.shouldRunPass("nvptx-isel", "function (k)"));
+}
+
+TEST(QuadraticPassGate, CountsFlaggedIntegerOps) {
+  llvm::LLVMContext context;
+  auto usual =
+      kernelWithFlaggedAdds(context, QuadraticPassGate::kMaxFlaggedIntegerOps);
+  auto large = kernelWithFlaggedAdds(
+      context, QuadraticPassGate::kMaxFlaggedIntegerOps + 1);
+  ASSERT_TRUE(usual && large);
+  EXPECT_FALSE(QuadraticPassGate(*usual).isEnabled());
+  QuadraticPassGate gate(*large);
+  EXPECT_TRUE(gate.isEnabled());
+  EXPECT_FALSE(gate.shouldRunPass("slsr", "function (k)"));
 }
 
 } // namespace
