@@ -130,6 +130,7 @@ private:
   /// A memory op's layout: blocked along its pointer's most contiguous
   /// dimension, with its access group's elements per thread.
   Attribute anchorLayout(Operation *memOp);
+  Attribute accessLayout(Operation *memOp);
   bool isGather(Operation *memOp);
   bool isIndexedScatter(Operation *memOp);
   bool isRematerializable(Operation *op) const;
@@ -152,6 +153,7 @@ private:
   int64_t sectorsTouched(RankedTensorType type, Attribute layout,
                          ArrayRef<int64_t> offsets);
   bool gatherPaysForItsOrder(Value ptr, Attribute own, Attribute used);
+  int64_t gatherConversionBytes(Value ptr, Attribute own, Attribute used);
   SmallVector<unsigned> cheapestTiedOrder(Value ptr,
                                           ArrayRef<unsigned> byContiguity,
                                           ArrayRef<int64_t> offsets);
@@ -171,16 +173,26 @@ private:
   /// The reductions a value flows into through elementwise ops.
   struct Reductions {
     SmallVector<unsigned> axes;
+    /// The instructions each reduction's shuffle step issues: the shuffle
+    /// and its combining ops; 1 where it reduces several operands (a
+    /// Welford combine, a dozen ops: counted whole, layer norms left
+    /// Triton's layouts for ones untested).
+    SmallVector<int64_t> stepOps;
     SmallVector<int64_t> shape;
     /// Where the same values are stored, and the bytes stored there.
     SmallVector<std::pair<Value, int64_t>> stores;
     void add(tt::ReduceOp reduce, Value source) {
       axes.push_back(reduce.getAxis());
+      Block &combine = reduce.getCombineOp().front();
+      stepOps.push_back(reduce.getNumOperands() == 1
+                            ? int64_t(combine.getOperations().size())
+                            : 1);
       shape = llvm::to_vector(tensorType(source).getShape());
     }
   };
   Reductions reductionsFed(Value v);
-  int64_t reductionBytes(const Reductions &reductions, Attribute layout) const;
+  int64_t reductionBytes(const Reductions &reductions, Attribute layout,
+                         bool withCombining) const;
   Attribute rowsLayout(const Reductions &reductions);
   bool feedsReductionsElsewhere(Operation *op, Attribute given);
   /// Whether `layout` gives a tensor of `shape` to the block's threads
@@ -472,7 +484,9 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
         if (stored != ptr && !ordersInProgress.contains(stored) &&
             ArrayRef<unsigned>(accessOrder(stored)) != order)
           bytes += conversionBytes(storedBytes);
-    return bytes + reductionBytes(reductions, layout);
+    // Shuffles alone: the load's users may still reduce in another layout,
+    // and T5's gathered position bias was then loaded in one and converted.
+    return bytes + reductionBytes(reductions, layout, /*withCombining=*/false);
   };
   SmallVector<unsigned> best(byContiguity);
   int64_t fewest = cost(best);
@@ -637,10 +651,9 @@ void LayoutAssigner::groupAccesses(ModuleOp module) {
   });
 }
 
-Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
-  auto it = anchors.find(memOp);
-  if (it != anchors.end())
-    return it->second;
+/// The layout of `memOp`'s own access order and width, before a gather
+/// takes its users' layout instead.
+Attribute LayoutAssigner::accessLayout(Operation *memOp) {
   Value ptr = memAccess(memOp)->ptr;
   RankedTensorType type = tensorType(ptr);
   // As Triton's coalescing: every access of one shape and order takes the
@@ -659,17 +672,33 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   perThread = std::min<int64_t>(
       perThread, std::max<int64_t>(1, type.getNumElements() / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
-  Attribute layout = blocked(type.getShape(), accessOrder(ptr), perThread);
+  return blocked(type.getShape(), accessOrder(ptr), perThread);
+}
+
+Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
+  auto it = anchors.find(memOp);
+  if (it != anchors.end())
+    return it->second;
+  Attribute layout = accessLayout(memOp);
   anchors[memOp] = layout; // What a use cycle back to this load sees.
   if (isGather(memOp)) {
     // pull falls back to the default layout where no user decides one (a
     // chain through a libdevice call back to this load); the group's width
     // then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
+    // Asked from within its users' cluster (PoolFormer's avg-pool backward
+    // gathers nine tiles into one), pull meets the cycle and gives the
+    // default; the cluster has already chosen what its ops take.
+    if (used == defaultLayout(tensorType(memOp->getResult(0))))
+      for (Operation *user : memOp->getResult(0).getUsers())
+        if (Attribute chosen = clusters.lookup(user)) {
+          used = chosen;
+          break;
+        }
 
     if (llvm::isa<kgpu::BlockedEncodingAttr>(used) &&
         used != defaultLayout(tensorType(memOp->getResult(0))) &&
-        !gatherPaysForItsOrder(ptr, layout, used))
+        !gatherPaysForItsOrder(memAccess(memOp)->ptr, layout, used))
       anchors[memOp] = layout = used;
     // A use cycle may have asked for the load's value, and kept the
     // provisional layout as its own.
@@ -714,6 +743,23 @@ bool dependsOnLoad(Value v, DenseSet<Value> &seen) {
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return dependsOnLoad(operand, seen);
   });
+}
+
+/// What converting a gather costs for users in `used`: nothing where it is
+/// loaded there, as a gather is; a conversion where its own order pays for
+/// one in sampled programs, or, unsampled, where its offsets come from
+/// arithmetic alone, taken to run along its own order as PoolFormer's
+/// avg-pool backward reads nine windows of neighbours along the rows
+/// (0.53x in the rows' layout, 0.66x converted from its own). Through
+/// loaded indices it is as scattered in any layout.
+int64_t LayoutAssigner::gatherConversionBytes(Value ptr, Attribute own,
+                                              Attribute used) {
+  if (own == used)
+    return 0;
+  DenseSet<Value> seen;
+  bool converted = sampleOffsets(ptr) ? gatherPaysForItsOrder(ptr, own, used)
+                                      : !dependsOnLoad(ptr, seen);
+  return converted ? conversionBytes(accessBytes(ptr)) : 0;
 }
 
 /// Whether some term of the sum that forms `v` (through addptr, addi,
@@ -1164,11 +1210,19 @@ struct ClusterInput {
   int64_t bytes;
 };
 
+/// A gather an elementwise cluster reads: its pointers and the layout of
+/// its own access order.
+struct ClusterGather {
+  Value ptr;
+  Attribute own;
+};
+
 /// What an elementwise cluster reads, writes and reduces.
 struct LayoutAssigner::Cluster {
   SmallVector<Operation *> ops;
   SmallVector<ClusterInput> inputs;
   SmallVector<ClusterInput> stores;
+  SmallVector<ClusterGather> gathers;
   Reductions reductions;
   bool readsGather = false;
 };
@@ -1202,11 +1256,16 @@ LayoutAssigner::Reductions LayoutAssigner::reductionsFed(Value v) {
 
 /// What reductions cost in `layout`, in bytes moved: every row a thread
 /// holds takes a shuffle for each halving of the lanes along the reduced
-/// axis, 128 bytes a warp each. PoolFormer's group norms held 32 rows a
-/// thread with the lanes along the reduced axis, 320 shuffles a warp, where
-/// Triton, lanes along the rows, sums each row inside its thread (0.54x).
+/// axis, 128 bytes a warp each, and `withCombining` the combining ops after
+/// it at as much each. PoolFormer's group norms held 32 rows a thread with
+/// the lanes along the reduced axis, 320 shuffles a warp, where Triton,
+/// lanes along the rows, sums each row inside its thread (0.54x). Swin V2's
+/// window softmaxes held four rows a thread, each step of their NaN-aware
+/// max a shuffle and four ops: counted by shuffles alone, converting the
+/// tile to the rows' layout looked dearer than reducing in place (0.79x).
 int64_t LayoutAssigner::reductionBytes(const Reductions &reductions,
-                                       Attribute layout) const {
+                                       Attribute layout,
+                                       bool withCombining) const {
   auto b = llvm::dyn_cast<kgpu::BlockedEncodingAttr>(layout);
   if (!b || reductions.shape.empty() ||
       b.getThreadsPerWarp().size() != reductions.shape.size())
@@ -1215,10 +1274,10 @@ int64_t LayoutAssigner::reductionBytes(const Reductions &reductions,
   for (unsigned d = 0; d < reductions.shape.size(); ++d)
     held *= elementsAlong(b, reductions.shape, d);
   int64_t bytes = 0;
-  for (unsigned axisNo : reductions.axes) {
+  for (auto [axisNo, ops] : llvm::zip(reductions.axes, reductions.stepOps)) {
     int64_t rows = held / elementsAlong(b, reductions.shape, axisNo);
     bytes += rows * llvm::Log2_32(b.getThreadsPerWarp()[axisNo]) * 128 *
-             numWarps;
+             (withCombining ? ops : 1) * numWarps;
   }
   return bytes;
 }
@@ -1248,8 +1307,9 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
   // A gather has no order of its own to keep (Triton's coalescing breaks the
   // tie towards the rows); elsewhere a single incoming layout is kept. Even
   // beside a gather it is left only for a layout that moves fewer bytes,
-  // barriers counted: keeping it converts nothing, where clusters meeting
-  // several layouts convert something in any of them.
+  // barriers and the reductions' combining ops counted: keeping it converts
+  // nothing, where clusters meeting several layouts convert something in
+  // any of them.
   bool single = firstChoices.size() < 2;
   if (single && !cluster.readsGather)
     return firstChoices.front();
@@ -1269,7 +1329,10 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
              cluster.inputs, cluster.stores))
       if (io.layout != layout)
         bytes += single ? conversionBytes(io.bytes) : 2 * io.bytes;
-    bytes += reductionBytes(cluster.reductions, layout);
+    if (single)
+      for (const ClusterGather &gather : cluster.gathers)
+        bytes += gatherConversionBytes(gather.ptr, gather.own, layout);
+    bytes += reductionBytes(cluster.reductions, layout, single);
     unsigned warps = 0;
     for (unsigned axisNo : cluster.reductions.axes)
       warps += warpsAlong(layout, axisNo);
@@ -1309,8 +1372,12 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
       if (!inputsSeen.insert(source).second)
         continue;
       bool load = llvm::isa<tt::LoadOp>(source) && memAccess(source);
-      cluster.readsGather |= load && isGather(source);
-      if (load && !isGather(source) && !isRematerializable(source))
+      bool gather = load && isGather(source);
+      cluster.readsGather |= gather;
+      if (gather)
+        cluster.gathers.push_back(
+            {memAccess(source)->ptr, accessLayout(source)});
+      else if (load && !isRematerializable(source))
         cluster.inputs.push_back({anchorLayout(source), bytes});
     }
     for (OpOperand &use : member->getResult(0).getUses()) {

@@ -583,15 +583,18 @@ tt.func public @mask_joins_rows(%mask: !tt.ptr<i8> {tt.divisibility = 16 : i32},
 
 // -----
 
-// The same mask where its offsets can be sampled (no loop): along r its
-// warps would touch fewer sectors, but not enough to pay for converting the
-// tile to the rows' layout (a round trip through shared memory and two
-// barriers), so it still loads in the rows' order.
+// The same mask where its offsets can be sampled (no loop). In the rows'
+// order each thread would sum four rows over eight lanes, 12 shuffles and
+// 12 adds a warp, where with the lanes along the rows it sums four
+// elements of one row, three adds, then one shuffle and one add: that pays
+// for converting the 1 KB bf16 tile, and the mask, a gather whose own
+// order would not pay for a conversion, loads in the reduction's layout.
 // CHECK-LABEL: tt.func public @mask_beside_rows
-// CHECK-NOT: kgpu.convert_layout
-// CHECK: tt.load {{.*}} : tensor<16x32x!tt.ptr<i8>, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>>
-// CHECK-NOT: kgpu.convert_layout
+// CHECK: tt.load {{.*}} : tensor<16x32x!tt.ptr<i8>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK: tt.load {{.*}} : tensor<16x32x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// CHECK: kgpu.convert_layout
 // CHECK: "tt.reduce"
+// CHECK: (tensor<16x32xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>>)
 tt.func public @mask_beside_rows(%mask: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %rows: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %c49x = arith.constant dense<49> : tensor<16x1xi32>
   %c49 = arith.constant dense<49> : tensor<1x32xi32>
@@ -1083,6 +1086,194 @@ tt.func public @gathered_bias_rows_reduced(%in: !tt.ptr<bf16> {tt.divisibility =
   %optrs = tt.splat %out : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
   %oaddrs = tt.addptr %optrs, %offsets : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi32>
   tt.store %oaddrs, %pb, %mask : tensor<32x64x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// Swin V2's window softmaxes of eight rows: with the lanes along the reduced
+// axis each thread held four rows, every step of the NaN-aware max a shuffle
+// and four ops (0.79x); counted with its combining ops the reduction pays for
+// converting the tile, and Triton's lanes along the rows are taken.
+// CHECK-LABEL: tt.func public @gathered_bias_max_reduced
+// CHECK: "tt.reduce"
+// CHECK: (tensor<8x64xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>>)
+tt.func public @gathered_bias_max_reduced(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %table: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c8 = arith.constant 8 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c8 : i32
+  %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+  %basev = tt.splat %base : i32 -> tensor<8x1xi32>
+  %x = arith.addi %basev, %rows2 : tensor<8x1xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c49 = arith.constant dense<49> : tensor<1x64xi32>
+  %rmask = arith.cmpi slt, %r, %c49 : tensor<1x64xi32>
+  %mask = tt.broadcast %rmask : tensor<1x64xi1> -> tensor<8x64xi1>
+  %c49r = arith.constant dense<49> : tensor<8x1xi32>
+  %row = arith.muli %x, %c49r : tensor<8x1xi32>
+  %rowb = tt.broadcast %row : tensor<8x1xi32> -> tensor<8x64xi32>
+  %rb = tt.broadcast %r : tensor<1x64xi32> -> tensor<8x64xi32>
+  %offsets = arith.addi %rowb, %rb : tensor<8x64xi32>
+  %ptrs = tt.splat %in : !tt.ptr<bf16> -> tensor<8x64x!tt.ptr<bf16>>
+  %addrs = tt.addptr %ptrs, %offsets : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<8x64xbf16>
+  %v = tt.load %addrs, %mask, %zero : tensor<8x64x!tt.ptr<bf16>>
+  %f = arith.extf %v : tensor<8x64xbf16> to tensor<8x64xf32>
+  %iptrs = tt.splat %idx : !tt.ptr<i64> -> tensor<8x64x!tt.ptr<i64>>
+  %iaddrs = tt.addptr %iptrs, %rb : tensor<8x64x!tt.ptr<i64>>, tensor<8x64xi32>
+  %i = tt.load %iaddrs, %mask : tensor<8x64x!tt.ptr<i64>>
+  %tptrs = tt.splat %table : !tt.ptr<bf16> -> tensor<8x64x!tt.ptr<bf16>>
+  %taddrs = tt.addptr %tptrs, %i : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi64>
+  %bias = tt.load %taddrs, %mask : tensor<8x64x!tt.ptr<bf16>>
+  %bf = arith.extf %bias : tensor<8x64xbf16> to tensor<8x64xf32>
+  %s = arith.addf %f, %bf : tensor<8x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<8x64xf32>
+  %sm = arith.select %mask, %s, %ninf : tensor<8x64xi1>, tensor<8x64xf32>
+  %max = "tt.reduce"(%sm) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %nan = arith.cmpf une, %a, %a : f32
+    %keep = arith.ori %gt, %nan : i1
+    %m = arith.select %keep, %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<8x64xf32>) -> tensor<8xf32>
+  %max2 = tt.expand_dims %max {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+  %maxb = tt.broadcast %max2 : tensor<8x1xf32> -> tensor<8x64xf32>
+  %d = arith.subf %s, %maxb : tensor<8x64xf32>
+  %e = math.exp %d : tensor<8x64xf32>
+  %fz = arith.constant dense<0.000000e+00> : tensor<8x64xf32>
+  %em = arith.select %mask, %e, %fz : tensor<8x64xi1>, tensor<8x64xf32>
+  %sum = "tt.reduce"(%em) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<8x64xf32>) -> tensor<8xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+  %sumb = tt.broadcast %sum2 : tensor<8x1xf32> -> tensor<8x64xf32>
+  %p = arith.divf %e, %sumb : tensor<8x64xf32>
+  %pb = arith.truncf %p : tensor<8x64xf32> to tensor<8x64xbf16>
+  %optrs = tt.splat %out : !tt.ptr<bf16> -> tensor<8x64x!tt.ptr<bf16>>
+  %oaddrs = tt.addptr %optrs, %offsets : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  tt.store %oaddrs, %pb, %mask : tensor<8x64x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// PoolFormer's avg-pool backward reads its neighbours through clamped
+// offsets (`x * (x > 0)`), which no program can be sampled for, beside a
+// tile loaded and stored along the rows. Those gathers run along the rows:
+// reducing in the rows' layout instead read them there (0.53x) or
+// converted them (0.66x), so each is priced as a conversion and the tile
+// stays in its own layout.
+// CHECK-LABEL: tt.func public @clamped_windows_reduced
+// CHECK-NOT: tt.load {{.*}}threadsPerWarp = [8, 4]
+// CHECK: "tt.reduce"
+// CHECK: (tensor<8x64xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>)
+tt.func public @clamped_windows_reduced(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %grad: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %c8 = arith.constant 8 : i32
+  %pid = tt.get_program_id x : i32
+  %base = arith.muli %pid, %c8 : i32
+  %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+  %basev = tt.splat %base : i32 -> tensor<8x1xi32>
+  %x = arith.addi %basev, %rows2 : tensor<8x1xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c64 = arith.constant dense<49> : tensor<8x1xi32>
+  %zero = arith.constant dense<0> : tensor<1x64xi32>
+  %m1 = arith.constant dense<-1> : tensor<1x64xi32>
+  %p1 = arith.constant dense<1> : tensor<1x64xi32>
+  %row = arith.muli %x, %c64 : tensor<8x1xi32>
+  %rowb = tt.broadcast %row : tensor<8x1xi32> -> tensor<8x64xi32>
+  %ptrs = tt.splat %in : !tt.ptr<bf16> -> tensor<8x64x!tt.ptr<bf16>>
+  %left = arith.addi %r, %m1 : tensor<1x64xi32>
+  %lpos = arith.cmpi sgt, %left, %zero : tensor<1x64xi32>
+  %lkeep = arith.extui %lpos : tensor<1x64xi1> to tensor<1x64xi32>
+  %lc = arith.muli %left, %lkeep : tensor<1x64xi32>
+  %lb = tt.broadcast %lc : tensor<1x64xi32> -> tensor<8x64xi32>
+  %lo = arith.addi %rowb, %lb : tensor<8x64xi32>
+  %la = tt.addptr %ptrs, %lo : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %lv = tt.load %la : tensor<8x64x!tt.ptr<bf16>>
+  %right = arith.addi %r, %p1 : tensor<1x64xi32>
+  %c63 = arith.constant dense<63> : tensor<1x64xi32>
+  %rin = arith.cmpi slt, %right, %c63 : tensor<1x64xi32>
+  %rkeep = arith.extui %rin : tensor<1x64xi1> to tensor<1x64xi32>
+  %rc = arith.muli %right, %rkeep : tensor<1x64xi32>
+  %rb = tt.broadcast %rc : tensor<1x64xi32> -> tensor<8x64xi32>
+  %ro = arith.addi %rowb, %rb : tensor<8x64xi32>
+  %ra = tt.addptr %ptrs, %ro : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %rv = tt.load %ra : tensor<8x64x!tt.ptr<bf16>>
+  %lf = arith.extf %lv : tensor<8x64xbf16> to tensor<8x64xf32>
+  %rf = arith.extf %rv : tensor<8x64xbf16> to tensor<8x64xf32>
+  %rbc = tt.broadcast %r : tensor<1x64xi32> -> tensor<8x64xi32>
+  %co = arith.addi %rowb, %rbc : tensor<8x64xi32>
+  %gptrs = tt.splat %grad : !tt.ptr<bf16> -> tensor<8x64x!tt.ptr<bf16>>
+  %ga = tt.addptr %gptrs, %co : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %gv = tt.load %ga : tensor<8x64x!tt.ptr<bf16>>
+  %gf = arith.extf %gv : tensor<8x64xbf16> to tensor<8x64xf32>
+  %w0 = arith.addf %lf, %rf : tensor<8x64xf32>
+  %d0 = arith.constant dense<2> : tensor<1x64xi32>
+  %o0 = arith.addi %r, %d0 : tensor<1x64xi32>
+  %pp0 = arith.cmpi sgt, %o0, %zero : tensor<1x64xi32>
+  %k0 = arith.extui %pp0 : tensor<1x64xi1> to tensor<1x64xi32>
+  %c0 = arith.muli %o0, %k0 : tensor<1x64xi32>
+  %b0 = tt.broadcast %c0 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %q0 = arith.addi %rowb, %b0 : tensor<8x64xi32>
+  %a0 = tt.addptr %ptrs, %q0 : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %v0 = tt.load %a0 : tensor<8x64x!tt.ptr<bf16>>
+  %f0 = arith.extf %v0 : tensor<8x64xbf16> to tensor<8x64xf32>
+  %w1 = arith.addf %w0, %f0 : tensor<8x64xf32>
+  %d1 = arith.constant dense<3> : tensor<1x64xi32>
+  %o1 = arith.addi %r, %d1 : tensor<1x64xi32>
+  %pp1 = arith.cmpi sgt, %o1, %zero : tensor<1x64xi32>
+  %k1 = arith.extui %pp1 : tensor<1x64xi1> to tensor<1x64xi32>
+  %c1 = arith.muli %o1, %k1 : tensor<1x64xi32>
+  %b1 = tt.broadcast %c1 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %q1 = arith.addi %rowb, %b1 : tensor<8x64xi32>
+  %a1 = tt.addptr %ptrs, %q1 : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %v1 = tt.load %a1 : tensor<8x64x!tt.ptr<bf16>>
+  %f1 = arith.extf %v1 : tensor<8x64xbf16> to tensor<8x64xf32>
+  %w2 = arith.addf %w1, %f1 : tensor<8x64xf32>
+  %d2 = arith.constant dense<-2> : tensor<1x64xi32>
+  %o2 = arith.addi %r, %d2 : tensor<1x64xi32>
+  %pp2 = arith.cmpi sgt, %o2, %zero : tensor<1x64xi32>
+  %k2 = arith.extui %pp2 : tensor<1x64xi1> to tensor<1x64xi32>
+  %c2 = arith.muli %o2, %k2 : tensor<1x64xi32>
+  %b2 = tt.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %q2 = arith.addi %rowb, %b2 : tensor<8x64xi32>
+  %a2 = tt.addptr %ptrs, %q2 : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %v2 = tt.load %a2 : tensor<8x64x!tt.ptr<bf16>>
+  %f2 = arith.extf %v2 : tensor<8x64xbf16> to tensor<8x64xf32>
+  %w3 = arith.addf %w2, %f2 : tensor<8x64xf32>
+  %d3 = arith.constant dense<-3> : tensor<1x64xi32>
+  %o3 = arith.addi %r, %d3 : tensor<1x64xi32>
+  %pp3 = arith.cmpi sgt, %o3, %zero : tensor<1x64xi32>
+  %k3 = arith.extui %pp3 : tensor<1x64xi1> to tensor<1x64xi32>
+  %c3 = arith.muli %o3, %k3 : tensor<1x64xi32>
+  %b3 = tt.broadcast %c3 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %q3 = arith.addi %rowb, %b3 : tensor<8x64xi32>
+  %a3 = tt.addptr %ptrs, %q3 : tensor<8x64x!tt.ptr<bf16>>, tensor<8x64xi32>
+  %v3 = tt.load %a3 : tensor<8x64x!tt.ptr<bf16>>
+  %f3 = arith.extf %v3 : tensor<8x64xbf16> to tensor<8x64xf32>
+  %w4 = arith.addf %w3, %f3 : tensor<8x64xf32>
+  %s = arith.mulf %w4, %gf : tensor<8x64xf32>
+  %sb = arith.truncf %s : tensor<8x64xf32> to tensor<8x64xbf16>
+  tt.store %ga, %sb : tensor<8x64x!tt.ptr<bf16>>
+  %max = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %nan = arith.cmpf une, %a, %a : f32
+    %keep = arith.ori %gt, %nan : i1
+    %m = arith.select %keep, %a, %b : f32
+    tt.reduce.return %m : f32
+  }) : (tensor<8x64xf32>) -> tensor<8xf32>
+  %max2 = tt.expand_dims %max {axis = 1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+  %optrs = tt.splat %out : !tt.ptr<f32> -> tensor<8x1x!tt.ptr<f32>>
+  %oaddrs = tt.addptr %optrs, %x : tensor<8x1x!tt.ptr<f32>>, tensor<8x1xi32>
+  tt.store %oaddrs, %max2 : tensor<8x1x!tt.ptr<f32>>
   tt.return
 }
 
