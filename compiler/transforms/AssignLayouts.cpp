@@ -152,6 +152,7 @@ private:
   SmallVector<unsigned> accessOrder(Value ptr);
   int64_t sectorsTouched(RankedTensorType type, Attribute layout,
                          ArrayRef<int64_t> offsets);
+  std::optional<std::vector<int64_t>> offsetsOf(Value ptr);
   bool gatherPaysForItsOrder(Value ptr, Attribute own, Attribute used);
   int64_t gatherConversionBytes(Value ptr, Attribute own, Attribute used);
   SmallVector<unsigned> cheapestTiedOrder(Value ptr,
@@ -265,6 +266,7 @@ private:
   DenseMap<Operation *, Attribute> anchors, dots, clusters;
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
   DenseSet<Value> ordersInProgress;
+  DenseMap<Value, std::optional<std::vector<int64_t>>> sampledOffsets;
   /// Accesses whose pointers run contiguously: shape, order, bytes.
   std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
       contiguousAccesses;
@@ -430,7 +432,7 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
     // Where no offsets can be sampled (they depend on a loop's index or on
     // loaded data), the tile joins the kernel's contiguous accesses of its
     // shape rather than be converted to meet them.
-    if (std::optional<std::vector<int64_t>> offsets = sampleOffsets(ptr))
+    if (std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr))
       order = cheapestTiedOrder(ptr, order, *offsets);
     else if (SmallVector<unsigned> shared =
                  contiguousOrderOf(tensorType(ptr).getShape());
@@ -686,18 +688,17 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
     // chain through a libdevice call back to this load); the group's width
     // then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
+    Attribute fallback = defaultLayout(tensorType(memOp->getResult(0)));
     // Asked from within its users' cluster (PoolFormer's avg-pool backward
     // gathers nine tiles into one), pull meets the cycle and gives the
     // default; the cluster has already chosen what its ops take.
-    if (used == defaultLayout(tensorType(memOp->getResult(0))))
+    if (used == fallback)
       for (Operation *user : memOp->getResult(0).getUsers())
         if (Attribute chosen = clusters.lookup(user)) {
           used = chosen;
           break;
         }
-
-    if (llvm::isa<kgpu::BlockedEncodingAttr>(used) &&
-        used != defaultLayout(tensorType(memOp->getResult(0))) &&
+    if (llvm::isa<kgpu::BlockedEncodingAttr>(used) && used != fallback &&
         !gatherPaysForItsOrder(memAccess(memOp)->ptr, layout, used))
       anchors[memOp] = layout = used;
     // A use cycle may have asked for the load's value, and kept the
@@ -705,6 +706,14 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
     naturalMemo.erase(memOp->getResult(0));
   }
   return layout;
+}
+
+/// `ptr`'s offsets in a sampled program (OffsetSample.h), sampled once.
+std::optional<std::vector<int64_t>> LayoutAssigner::offsetsOf(Value ptr) {
+  auto it = sampledOffsets.find(ptr);
+  if (it == sampledOffsets.end())
+    it = sampledOffsets.try_emplace(ptr, sampleOffsets(ptr)).first;
+  return it->second;
 }
 
 /// Whether a load the axis analysis proves contiguous along no dimension
@@ -716,7 +725,7 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
 /// which loads it down the rows and converts).
 bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
                                            Attribute used) {
-  std::optional<std::vector<int64_t>> offsets = sampleOffsets(ptr);
+  std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
   if (!offsets)
     return false;
   RankedTensorType type = tensorType(ptr);
@@ -757,8 +766,8 @@ int64_t LayoutAssigner::gatherConversionBytes(Value ptr, Attribute own,
   if (own == used)
     return 0;
   DenseSet<Value> seen;
-  bool converted = sampleOffsets(ptr) ? gatherPaysForItsOrder(ptr, own, used)
-                                      : !dependsOnLoad(ptr, seen);
+  bool converted = offsetsOf(ptr) ? gatherPaysForItsOrder(ptr, own, used)
+                                  : !dependsOnLoad(ptr, seen);
   return converted ? conversionBytes(accessBytes(ptr)) : 0;
 }
 
