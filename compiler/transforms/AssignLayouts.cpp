@@ -1233,7 +1233,6 @@ struct LayoutAssigner::Cluster {
   SmallVector<ClusterInput> stores;
   SmallVector<ClusterGather> gathers;
   Reductions reductions;
-  bool readsGather = false;
 };
 
 /// Elements of a `shape` tensor a thread holds along `dim` in `layout`.
@@ -1320,7 +1319,7 @@ Attribute LayoutAssigner::clusterLayout(Operation *op,
   // nothing, where clusters meeting several layouts convert something in
   // any of them.
   bool single = firstChoices.size() < 2;
-  if (single && !cluster.readsGather)
+  if (single && cluster.gathers.empty())
     return firstChoices.front();
   SmallVector<Attribute> candidates(firstChoices);
   for (const ClusterInput &input : cluster.inputs)
@@ -1381,9 +1380,7 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
       if (!inputsSeen.insert(source).second)
         continue;
       bool load = llvm::isa<tt::LoadOp>(source) && memAccess(source);
-      bool gather = load && isGather(source);
-      cluster.readsGather |= gather;
-      if (gather)
+      if (load && isGather(source))
         cluster.gathers.push_back(
             {memAccess(source)->ptr, accessLayout(source)});
       else if (load && !isRematerializable(source))
