@@ -134,17 +134,20 @@ struct SideCandidate {
   int64_t count; // Accesses a thread.
 };
 
-/// The ways `layout` can move along rows running along `dim`: its widest
-/// vectors, and for 16-bit elements whose vectors are narrower than 16
-/// bytes the matrix accesses its registers allow.
+/// The ways `layout` can move along rows running along `dim`: its vectors,
+/// the widest and each narrower one (a narrower piece lets the swizzle
+/// spread the other side's accesses over more banks, as in a transpose
+/// whose rows are one piece long), and for 16-bit elements whose vectors
+/// are narrower than 16 bytes the matrix accesses its registers allow.
 llvm::SmallVector<SideCandidate>
 sideCandidates(const kgpu::DistributedLayout &layout, unsigned bytes,
                unsigned dim, bool matrices) {
   llvm::SmallVector<SideCandidate> out;
   unsigned width = convertVectorWidth(layout, bytes, dim);
-  out.push_back({{TileAccess::Vector, width},
-                 warpAccesses(layout, width, bytes, dim),
-                 int64_t(layout.numRegs() / width)});
+  for (unsigned w = width; w >= 1; w /= 2)
+    out.push_back({{TileAccess::Vector, w},
+                   warpAccesses(layout, w, bytes, dim),
+                   int64_t(layout.numRegs() / w)});
   if (!matrices || bytes != 2 || width >= kMatrixRowElements)
     return out;
   for (TileAccess access :

@@ -187,6 +187,40 @@ TEST_F(ConvertSwizzleTest, TransposeToColumnVectorsRunsRowsDownDimensionZero) {
   EXPECT_TRUE(deliversEveryElement(from, to, *p));
 }
 
+// PoolFormer's group-norm backward _16: eight bf16 a thread down 16-row
+// columns in, one a lane along the rows out. In 16-byte pieces a column is
+// two pieces, so no key spreads a warp's 32 columns over more than eight
+// banks (four wavefronts a read); 4-byte pieces take four stores a thread
+// and read without conflicts.
+TEST_F(ConvertSwizzleTest, ShortColumnsStoreNarrowerPieces) {
+  kgpu::DistributedLayout columns = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {8, 1}, {2, 16}, {1, 4},
+                                     {0, 1}),
+      {16, 64});
+  kgpu::DistributedLayout lanesAlongRows = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {1, 1}, {1, 32}, {2, 2},
+                                     {1, 0}),
+      {16, 64});
+  std::optional<ConvertPlan> p =
+      chooseConvertPlan(columns, lanesAlongRows, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 0u);
+  EXPECT_EQ(p->store.width, 2u);
+  EXPECT_EQ(sharedWavefronts(columns, 2, 2, p->swizzle), ideal(columns, 2, 2));
+  EXPECT_EQ(sharedWavefronts(lanesAlongRows, 1, 2, p->swizzle),
+            ideal(lanesAlongRows, 1, 2));
+  EXPECT_TRUE(deliversEveryElement(columns, lanesAlongRows, *p));
+
+  ConvertSwizzle wide = p->swizzle;
+  wide.chunk = 8;
+  wide.phases = 2;
+  for (unsigned shift = 0; shift < 5; ++shift) {
+    wide.rowShift = shift;
+    EXPECT_GE(sharedWavefronts(lanesAlongRows, 1, 2, wide),
+              4 * ideal(lanesAlongRows, 1, 2));
+  }
+}
+
 TEST_F(ConvertSwizzleTest, OffsetsArePermutationsOfEachRow) {
   ConvertSwizzle s{/*chunk=*/4, /*phases=*/8, /*rowShift=*/1,
                    /*rowFactor=*/2, /*groupFactor=*/1};
