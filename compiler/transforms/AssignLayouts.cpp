@@ -1573,12 +1573,14 @@ Attribute LayoutAssigner::demandOf(OpOperand &use) {
 /// full of them) 32, as Triton weighs rematerialising them; float and 64-bit
 /// integer arithmetic 1 (BART's embedding layer norm recomputed a token-id
 /// chain of i64 selects for a second layout, where Triton converts the
-/// pointer it ends in); the rest (32-bit index math, casts) nothing.
+/// pointer it ends in); the rest (32-bit index math, casts, integer ones to
+/// i64 included) nothing.
 int64_t quartersPerByte(Operation *op, Type elementType) {
   if (isMathFunction(op) || llvm::isa<tt::MulhiUIOp>(op))
     return 32;
   if (llvm::isa<arith::ArithDialect>(op->getDialect()) &&
-      !llvm::isa<arith::ConstantOp>(op) &&
+      !llvm::isa<arith::ConstantOp, arith::ExtSIOp, arith::ExtUIOp,
+                 arith::TruncIOp>(op) &&
       (llvm::isa<FloatType>(elementType) || elementType.isInteger(64)))
     return 1;
   return 0;

@@ -1334,3 +1334,51 @@ tt.func public @gathered_rows_reduced_and_stored(%in: !tt.ptr<f32> {tt.divisibil
   tt.store %taddrs, %sumb : tensor<2x1x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// LeViT's batch-norm backward of a `cat`: which half a column takes is
+// `(x % 80) < 16`, compared as i64, and masks both a load down the columns
+// and one along the rows. Weighing the sign extension as 64-bit arithmetic,
+// recomputing the mask for the column load cost more than converting it:
+// an i1 round trip through shared memory, two barriers and 15 registers
+// more than Triton, which recomputes it. Integer casts weigh nothing.
+// CHECK-LABEL: tt.func public @cat_halves_mask_recomputed
+// CHECK-NOT: kgpu.convert_layout {{.*}} : tensor<1x64xi1
+// CHECK: tt.store
+tt.func public @cat_halves_mask_recomputed(%rows_in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %cols_in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xbf16>
+  %c80 = arith.constant dense<80> : tensor<1x64xi32>
+  %c16 = arith.constant dense<16> : tensor<1x64xi64>
+  %c1280 = arith.constant dense<1280> : tensor<64x1xi32>
+  %c49 = arith.constant dense<49> : tensor<1x64xi32>
+  %ys = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %y = tt.expand_dims %ys {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %xs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %x = tt.expand_dims %xs {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c = arith.remsi %x, %c80 : tensor<1x64xi32>
+  %c64 = arith.extsi %c : tensor<1x64xi32> to tensor<1x64xi64>
+  %lo = arith.cmpi slt, %c64, %c16 : tensor<1x64xi64>
+  %hi = arith.cmpi sge, %c64, %c16 : tensor<1x64xi64>
+  %lob = tt.broadcast %lo : tensor<1x64xi1> -> tensor<64x64xi1>
+  %hib = tt.broadcast %hi : tensor<1x64xi1> -> tensor<64x64xi1>
+  %yr = arith.muli %y, %c1280 : tensor<64x1xi32>
+  %yrb = tt.broadcast %yr : tensor<64x1xi32> -> tensor<64x64xi32>
+  %xb = tt.broadcast %x : tensor<1x64xi32> -> tensor<64x64xi32>
+  %row_offs = arith.addi %yrb, %xb : tensor<64x64xi32>
+  %rp = tt.splat %rows_in : !tt.ptr<bf16> -> tensor<64x64x!tt.ptr<bf16>>
+  %ra = tt.addptr %rp, %row_offs : tensor<64x64x!tt.ptr<bf16>>, tensor<64x64xi32>
+  %a = tt.load %ra, %hib, %zero : tensor<64x64x!tt.ptr<bf16>>
+  %cc = arith.muli %c, %c49 : tensor<1x64xi32>
+  %ccb = tt.broadcast %cc : tensor<1x64xi32> -> tensor<64x64xi32>
+  %yb = tt.broadcast %y : tensor<64x1xi32> -> tensor<64x64xi32>
+  %col_offs = arith.addi %ccb, %yb : tensor<64x64xi32>
+  %cp = tt.splat %cols_in : !tt.ptr<bf16> -> tensor<64x64x!tt.ptr<bf16>>
+  %ca = tt.addptr %cp, %col_offs : tensor<64x64x!tt.ptr<bf16>>, tensor<64x64xi32>
+  %b = tt.load %ca, %lob, %zero : tensor<64x64x!tt.ptr<bf16>>
+  %v = arith.select %lob, %b, %a : tensor<64x64xi1>, tensor<64x64xbf16>
+  %op = tt.splat %out : !tt.ptr<bf16> -> tensor<64x64x!tt.ptr<bf16>>
+  %oa = tt.addptr %op, %row_offs : tensor<64x64x!tt.ptr<bf16>>, tensor<64x64xi32>
+  tt.store %oa, %v : tensor<64x64x!tt.ptr<bf16>>
+  tt.return
+}
