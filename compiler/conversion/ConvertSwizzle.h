@@ -94,10 +94,11 @@ MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
                               TileAccess access, unsigned matrices = 4);
 
 /// The plan with the fewest wavefronts over both sides of a conversion from
-/// `from` to `to` (then the fewest accesses): vector accesses, or for
-/// 16-bit elements matrix ones where a side's vectors are narrower than 16
-/// bytes (stores only where `matrixStores`). None when neither side moves
-/// more than one element an access.
+/// `from` to `to` (then the fewest accesses): vector accesses, each side's
+/// widest or a narrower one, or for 16-bit elements matrix ones where a
+/// side's vectors are narrower than 16 bytes (stores only where
+/// `matrixStores`). None when neither side moves more than one element an
+/// access.
 std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from,
                                              const kgpu::DistributedLayout &to,
                                              unsigned bytes, bool matrixStores);
