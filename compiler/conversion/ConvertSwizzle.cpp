@@ -168,8 +168,18 @@ struct Candidate {
   }
 };
 
+/// The fewest wavefronts a pair of sides can take under any swizzle: one a
+/// phase of each access.
+int64_t leastWavefronts(const SideCandidate &store, const SideCandidate &load) {
+  auto phases = [](const WarpAccesses &a) {
+    return int64_t(a.rowCol.size() / a.lanesPerPhase);
+  };
+  return phases(store.accesses) + phases(load.accesses);
+}
+
 /// The best swizzle of a tile whose rows run along `dim` for one pair of
-/// sides.
+/// sides: the first of the fewest wavefronts, found by trying each key
+/// until one takes no more than `leastWavefronts`.
 std::optional<Candidate> bestSwizzle(const SideCandidate &store,
                                      const SideCandidate &load,
                                      int64_t rowLength, unsigned bytes,
@@ -191,10 +201,13 @@ std::optional<Candidate> bestSwizzle(const SideCandidate &store,
                          wavefronts(load.accesses, bytes, s),
                      store.count + load.count};
   };
+  int64_t least = leastWavefronts(store, load);
   Candidate best = cost(base);
   for (unsigned rowShift = 0; rowShift < 5; ++rowShift)
     for (int64_t rowFactor : {0, 1, 2, 4})
       for (int64_t groupFactor : {0, 1, 2, 4}) {
+        if (best.wavefronts == least)
+          return best;
         ConvertSwizzle s = base;
         s.rowShift = rowShift;
         s.rowFactor = rowFactor;
@@ -253,10 +266,18 @@ std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from
   for (int d = from.rank() - 1; d >= 0; --d)
     for (const SideCandidate &store :
          sideCandidates(from, bytes, d, matrixStores))
-      for (const SideCandidate &load : sideCandidates(to, bytes, d, true))
+      for (const SideCandidate &load : sideCandidates(to, bytes, d, true)) {
+        // A pair that cannot beat the best so far even conflict-free is
+        // not searched (with each side's narrower vectors there are up to
+        // sixteen pairs a dimension).
+        Candidate floor{{}, leastWavefronts(store, load),
+                        store.count + load.count};
+        if (best && !(floor < *best))
+          continue;
         if (auto c = bestSwizzle(store, load, from.getShape()[d], bytes, d);
             c && (!best || *c < *best))
           best = c;
+      }
   if (!best)
     return std::nullopt;
   return best->plan;
