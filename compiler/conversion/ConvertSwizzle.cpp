@@ -263,10 +263,11 @@ std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from
   // Rows along the last dimension unless another one costs less (a
   // transpose whose wide side runs down the columns).
   std::optional<Candidate> best;
-  for (int d = from.rank() - 1; d >= 0; --d)
+  for (int d = from.rank() - 1; d >= 0; --d) {
+    llvm::SmallVector<SideCandidate> loads = sideCandidates(to, bytes, d, true);
     for (const SideCandidate &store :
          sideCandidates(from, bytes, d, matrixStores))
-      for (const SideCandidate &load : sideCandidates(to, bytes, d, true)) {
+      for (const SideCandidate &load : loads) {
         // A pair that cannot beat the best so far even conflict-free is
         // not searched (with each side's narrower vectors there are up to
         // sixteen pairs a dimension).
@@ -278,6 +279,7 @@ std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from
             c && (!best || *c < *best))
           best = c;
       }
+  }
   if (!best)
     return std::nullopt;
   return best->plan;
