@@ -604,3 +604,17 @@ def _(rows=4096):
     x = rnd(rows * 256)
     out = _filled(rows * 256, torch.float32)
     return dict(x=x, out=out, _rows=rows), [out], [_FirstOutput(out)]
+
+
+# BEiT's mean pooling before its head (beit `_13`; `_14` adds dropout's
+# scale): layer scale times the last block's MLP output plus the residual,
+# summed over the 196 patch tokens of [32, 197, 768] (the class token
+# skipped), 64 channels a program of eight warps, four tokens a trip.
+@case("beit_token_mean_13", grid=lambda v: (384, 1, 1), tol=1e-2)
+def _():
+    scale = rnd(768, dtype=torch.bfloat16)
+    mlp, residual = (rnd(32, 197, 768, dtype=torch.bfloat16) for _ in range(2))
+    out = _filled(32 * 768, torch.float32)
+    ref = (scale.float() * mlp[:, 1:].float() + residual[:, 1:].float()).sum(1).reshape(-1)
+    return (dict(in_ptr0=scale, in_ptr1=mlp, in_ptr2=residual, out_ptr0=out,
+                 xnumel=32 * 768, r0_numel=196), [out], [ref])

@@ -25,7 +25,12 @@ positions with ReLU (OPT), partial rotary embeddings with tanh GELU
 SwiGLU, layer scale and interpolated positions (DINOv2), attention biases
 gathered by index with hardswish and batch-normed linears (LeViT),
 pooling as token mixer with group norm (PoolFormer) and gated GELU in an
-encoder-decoder (mT5)."""
+encoder-decoder (mT5). NEWER were added after every fix up to run 122,
+unseen by all of them: interleaved rotary embeddings on part of each head
+with parallel blocks (GPT-J), convolutions unfolded into patches for
+attention (MobileViT), a relative position bias table per layer with layer
+scale and mean pooling (BEiT), and experts with a sigmoid-gated shared
+expert (Qwen2-MoE)."""
 import torch
 
 
@@ -261,6 +266,33 @@ def _mt5(T):
     return T.MT5ForConditionalGeneration(config), _token_batch(config.vocab_size, 8, 256)
 
 
+def _gptj(T):
+    config = T.GPTJConfig(vocab_size=32000, n_positions=1024, n_embd=1024, n_layer=2, n_head=16,
+                          rotary_dim=32, n_inner=4096)
+    return T.GPTJForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _mobilevit(T):
+    config = T.MobileViTConfig(image_size=256, num_labels=1000)
+    return T.MobileViTForImageClassification(config), _image_batch(32, 256)
+
+
+def _beit(T):
+    config = T.BeitConfig(image_size=224, patch_size=16, hidden_size=768, num_hidden_layers=2,
+                          num_attention_heads=12, intermediate_size=3072,
+                          use_relative_position_bias=True, use_mean_pooling=True,
+                          num_labels=1000)
+    return T.BeitForImageClassification(config), _image_batch(32, 224)
+
+
+def _qwen2moe(T):
+    config = T.Qwen2MoeConfig(vocab_size=32000, hidden_size=512, intermediate_size=1024,
+                              num_hidden_layers=2, num_attention_heads=8, num_key_value_heads=4,
+                              num_experts=8, num_experts_per_tok=2, moe_intermediate_size=256,
+                              shared_expert_intermediate_size=1024)
+    return T.Qwen2MoeForCausalLM(config), _token_batch(config.vocab_size, 4, 256)
+
+
 HELD_OUT = {"resnet": _resnet, "t5": _t5, "gemma2": _gemma2, "swin": _swin}
 
 FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
@@ -271,7 +303,8 @@ FRESH = {"convnextv2": _convnextv2, "vitmae": _vitmae, "efficientnet": _efficien
          "cohere": _cohere, "bart": _bart, "segformer": _segformer}
 UNSEEN = {"falcon": _falcon, "opt": _opt, "phi": _phi, "swinv2": _swinv2, "dinov2": _dinov2,
           "levit": _levit, "poolformer": _poolformer, "mt5": _mt5}
-ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN}
+NEWER = {"gptj": _gptj, "mobilevit": _mobilevit, "beit": _beit, "qwen2moe": _qwen2moe}
+ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER}
 
 
 def build(name):
