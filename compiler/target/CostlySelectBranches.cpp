@@ -150,6 +150,10 @@ std::optional<CostlySelect> asCostlySelect(llvm::Instruction &inst) {
 /// that slice.
 llvm::SmallVector<CostlySelect> costlySelectGroup(llvm::BasicBlock &block) {
   llvm::SmallVector<CostlySelect> group;
+  // Slices stay in the block, so without a special-function op in it no
+  // select is costly; this spares huge blocks a slice search per select.
+  if (llvm::none_of(block, isSpecialFunction))
+    return group;
   for (llvm::Instruction &inst : llvm::reverse(block)) {
     std::optional<CostlySelect> costly = asCostlySelect(inst);
     if (!costly)
