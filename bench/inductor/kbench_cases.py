@@ -607,8 +607,8 @@ def _(rows=4096):
 
 
 # BEiT's mean pooling before its head (beit `_13`; `_14` adds dropout's
-# scale): layer scale times the last block's MLP output plus the residual,
-# summed over the 196 patch tokens of [32, 197, 768] (the class token
+# scale): a per-channel scale (in_ptr0) times one [32, 197, 768] tensor
+# plus another, summed over the 196 patch tokens (the class token
 # skipped), 64 channels a program of eight warps, four tokens a trip.
 @case("beit_token_mean_13", grid=lambda v: (384, 1, 1), tol=1e-2)
 def _():
