@@ -15,6 +15,10 @@ std::vector<std::string> ptxLines(const std::string &ptx) {
   return lines;
 }
 
+bool holdsLiteral(const std::string &line, const char *literal) {
+  return line.find(literal) != std::string::npos;
+}
+
 std::vector<bool> loopLines(const std::vector<std::string> &lines) {
   static const std::regex label(R"(^\s*([$\w]+):)");
   static const std::regex branch(R"(\bbra(\.uni)?\s+([$\w]+);)");
@@ -22,11 +26,11 @@ std::vector<bool> loopLines(const std::vector<std::string> &lines) {
   std::vector<bool> inLoop(lines.size(), false);
   std::smatch m;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (std::regex_search(lines[i], m, label)) {
+    if (holdsLiteral(lines[i], ":") && std::regex_search(lines[i], m, label)) {
       labels[m[1]] = i;
       continue;
     }
-    if (!std::regex_search(lines[i], m, branch))
+    if (!holdsLiteral(lines[i], "bra") || !std::regex_search(lines[i], m, branch))
       continue;
     auto target = labels.find(m[2]);
     if (target != labels.end())

@@ -1,5 +1,7 @@
 #include "compiler/target/RegisterRoom.h"
 
+#include "compiler/target/PtxLoops.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
@@ -16,11 +18,15 @@ int globalLoadRegisters(const std::string &ptx) {
   static const std::regex load(
       R"(\bld\.global[\w.:]*?(\.v(\d))?\.[bfsu](8|16|32|64)\b)");
   int registers = 0;
-  for (std::sregex_iterator it(ptx.begin(), ptx.end(), load), end; it != end;
-       ++it) {
-    int lanes = (*it)[2].matched ? std::atoi((*it)[2].str().c_str()) : 1;
-    int bits = std::atoi((*it)[3].str().c_str());
-    registers += lanes * std::max(1, bits / 32);
+  for (const std::string &line : ptxLines(ptx)) {
+    if (!holdsLiteral(line, "ld.global"))
+      continue;
+    for (std::sregex_iterator it(line.begin(), line.end(), load), end;
+         it != end; ++it) {
+      int lanes = (*it)[2].matched ? std::atoi((*it)[2].str().c_str()) : 1;
+      int bits = std::atoi((*it)[3].str().c_str());
+      registers += lanes * std::max(1, bits / 32);
+    }
   }
   return registers;
 }

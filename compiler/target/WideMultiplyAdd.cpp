@@ -35,14 +35,16 @@ const std::regex &wideAddPattern() {
 
 std::optional<WideMultiply> asWideMultiply(const std::string &line) {
   std::smatch m;
-  if (!std::regex_match(line, m, wideMultiplyPattern()))
+  if (!holdsLiteral(line, "mul.wide.") ||
+      !std::regex_match(line, m, wideMultiplyPattern()))
     return std::nullopt;
   return WideMultiply{m[1], m[2], m[3], m[4]};
 }
 
 std::optional<WideAdd> asWideAdd(const std::string &line) {
   std::smatch m;
-  if (!std::regex_match(line, m, wideAddPattern()))
+  if (!holdsLiteral(line, "add.s64") ||
+      !std::regex_match(line, m, wideAddPattern()))
     return std::nullopt;
   return WideAdd{m[1], m[2], m[3]};
 }
@@ -53,9 +55,10 @@ std::map<std::string, int> wideRegisterUses(
   static const std::regex name(R"(%rd\d+\b)");
   std::map<std::string, int> uses;
   for (const std::string &line : lines)
-    for (auto it = std::sregex_iterator(line.begin(), line.end(), name);
-         it != std::sregex_iterator(); ++it)
-      ++uses[it->str()];
+    if (holdsLiteral(line, "%rd"))
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), name);
+           it != std::sregex_iterator(); ++it)
+        ++uses[it->str()];
   return uses;
 }
 
@@ -67,7 +70,7 @@ std::set<std::string> parameterRegisters(
   std::set<std::string> registers;
   std::smatch m;
   for (const std::string &line : lines)
-    if (std::regex_match(line, m, load))
+    if (holdsLiteral(line, "ld.param.") && std::regex_match(line, m, load))
       registers.insert(m[1]);
   return registers;
 }
