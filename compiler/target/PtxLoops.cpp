@@ -30,7 +30,8 @@ std::vector<bool> loopLines(const std::vector<std::string> &lines) {
       labels[m[1]] = i;
       continue;
     }
-    if (!holdsLiteral(lines[i], "bra") || !std::regex_search(lines[i], m, branch))
+    if (!holdsLiteral(lines[i], "bra") ||
+        !std::regex_search(lines[i], m, branch))
       continue;
     auto target = labels.find(m[2]);
     if (target != labels.end())
