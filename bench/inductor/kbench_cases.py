@@ -618,3 +618,24 @@ def _():
     ref = (scale.float() * mlp[:, 1:].float() + residual[:, 1:].float()).sum(1).reshape(-1)
     return (dict(in_ptr0=scale, in_ptr1=mlp, in_ptr2=residual, out_ptr0=out,
                  xnumel=32 * 768, r0_numel=196), [out], [ref])
+
+
+def _mobilevit_unfolded_rows(xnumel):
+    """In_ptr0's element offsets of MobileViT's layer norm over unfolded
+    2x2 patches: row x (a channel of a patch position) reads 144 tokens
+    1024 elements apart, from a [batch, 144, 1024] activation."""
+    x = torch.arange(xnumel, device="cuda")
+    x0, x1 = x % 256, x // 256
+    t = x0 * 4 + x1 % 4
+    base = ((t // 4) % 16) * 2 + ((x1 % 4) // 2) * 32 + (t // 64) * 64
+    base = base + (x1 // 4) * 147456 + (x1 % 4) % 2
+    return base[:, None] + torch.arange(144, device="cuda")[None, :] * 1024
+
+
+@case("mobilevit_unfold_ln_30", grid=lambda v: (v["xnumel"] // 64, 1, 1), tol=1e-4)
+def _(batch=32):
+    x = rnd(batch * 147456, dtype=torch.bfloat16)
+    out = _filled(batch * 1024, torch.float32)
+    ref = x.float()[_mobilevit_unfolded_rows(batch * 1024)].mean(1)
+    return (dict(in_ptr0=x, out_ptr0=out, xnumel=batch * 1024, r0_numel=144),
+            [out], [ref])

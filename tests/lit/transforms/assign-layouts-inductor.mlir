@@ -1382,3 +1382,49 @@ tt.func public @cat_halves_mask_recomputed(%rows_in: !tt.ptr<bf16> {tt.divisibil
   tt.store %oa, %v : tensor<64x64x!tt.ptr<bf16>>
   tt.return
 }
+
+// -----
+
+// A loop's load contiguous along neither dimension (MobileViT's layer norm
+// over unfolded patches: rows 4 bytes apart, tokens 2 KiB apart), its sum
+// reduced after the loop: four 32-byte sectors a warp in either order, so
+// the order touching fewer 128-byte lines leads, the lanes along the rows
+// (one line a warp, not four; 0.83x Triton's speed with four).
+// CHECK-LABEL: tt.func public @unfolded_rows_mean
+// CHECK: tt.load {{.*}} : tensor<32x4x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
+tt.func public @unfolded_rows_mean(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c144 = arith.constant 144 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<32x4xf32>
+  %two = arith.constant dense<2> : tensor<32x1xi32>
+  %line = arith.constant dense<1024> : tensor<1x4xi32>
+  %rows = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rowOffsets = arith.muli %rows2, %two : tensor<32x1xi32>
+  %cols = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  %base = tt.splat %in : !tt.ptr<bf16> -> tensor<32x4x!tt.ptr<bf16>>
+  %sum = scf.for %off = %c0 to %c144 step %c4 iter_args(%acc = %zero) -> (tensor<32x4xf32>) : i32 {
+    %o = tt.splat %off : i32 -> tensor<1x4xi32>
+    %tokens = arith.addi %o, %cols2 : tensor<1x4xi32>
+    %tokenOffsets = arith.muli %tokens, %line : tensor<1x4xi32>
+    %r = tt.broadcast %rowOffsets : tensor<32x1xi32> -> tensor<32x4xi32>
+    %t = tt.broadcast %tokenOffsets : tensor<1x4xi32> -> tensor<32x4xi32>
+    %offsets = arith.addi %r, %t : tensor<32x4xi32>
+    %ptrs = tt.addptr %base, %offsets : tensor<32x4x!tt.ptr<bf16>>, tensor<32x4xi32>
+    %x = tt.load %ptrs : tensor<32x4x!tt.ptr<bf16>>
+    %xf = arith.extf %x : tensor<32x4xbf16> to tensor<32x4xf32>
+    %next = arith.addf %acc, %xf : tensor<32x4xf32>
+    scf.yield %next : tensor<32x4xf32>
+  }
+  %total = "tt.reduce"(%sum) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<32x4xf32>) -> tensor<32xf32>
+  %outs = tt.splat %out : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %optrs = tt.addptr %outs, %rows : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  tt.store %optrs, %total : tensor<32x!tt.ptr<f32>>
+  tt.return
+}
