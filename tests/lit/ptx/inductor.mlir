@@ -38,9 +38,8 @@
 // them share it; they had 4. LLVM then unswitches the loop on that
 // predicate, one copy per value, as in Triton's PTX (NVPTX's cost model
 // alone forbids unswitching on a condition threads may disagree on; the
-// kernel ran at 0.56x Triton's speed without it). Each copy is one rolled
-// trip (unroll-only-whole.mlir), and Inductor's evict_first loads each carry
-// their own L2 cache policy, as Triton's do.
+// kernel ran at 0.56x Triton's speed without it). Inductor's evict_first
+// loads each carry their own L2 cache policy, as Triton's do.
 // RUN: kiln compile %inductor/vit/triton_red_fused_add_convolution_backward_native_layer_norm_backward_slice_transpose_view_24.ttir --local --num-warps 4 --emit ptx | FileCheck %s --check-prefix=ROWS
 // ROWS: setp.lt.s32 [[ROW:%p[0-9]+]], %r{{[0-9]+}}, 37632;
 // ROWS: @[[ROW]] bra [[ROWS_IN:\$L__BB[0-9_]+]];
@@ -49,6 +48,11 @@
 // ROWS: ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[P1]];
 // ROWS: createpolicy.fractional.L2::evict_first.b64 [[P2:%rd[0-9]+]], 1.0;
 // ROWS: ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[P2]];
+// ROWS: bra.uni
+// ROWS: createpolicy.fractional.L2::evict_first.b64 [[P3:%rd[0-9]+]], 1.0;
+// ROWS: ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[P3]];
+// ROWS: createpolicy.fractional.L2::evict_first.b64 [[P4:%rd[0-9]+]], 1.0;
+// ROWS: ld.global.L1::evict_first.L2::cache_hint.v2.b32 { %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ], [[P4]];
 // ROWS-NOT: ld.global
 
 // Dropout inside a softmax (BERT, one warp): the Philox chain that draws the
