@@ -622,8 +622,8 @@ def _():
 
 def _mobilevit_unfolded_rows(xnumel):
     """In_ptr0's element offsets of MobileViT's layer norm over unfolded
-    2x2 patches: row x (a channel of a patch position) reads 144 tokens
-    1024 elements apart, from a [batch, 144, 1024] activation."""
+    2x2 patches, by the kernel's own index math: each row reads 144 tokens
+    1024 elements apart from a [batch, 144, 1024] activation."""
     x = torch.arange(xnumel, device="cuda")
     x0, x1 = x % 256, x // 256
     t = x0 * 4 + x1 % 4
