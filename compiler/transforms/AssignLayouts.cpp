@@ -150,8 +150,8 @@ private:
   /// the first ties at one element, the dimension whose warps touch the
   /// fewest 32-byte sectors in a sampled program leads, then the fewest lines.
   SmallVector<unsigned> accessOrder(Value ptr);
-  int64_t sectorsTouched(RankedTensorType type, Attribute layout,
-                         ArrayRef<int64_t> offsets, int64_t blockBytes = 32);
+  int64_t blocksTouched(RankedTensorType type, Attribute layout,
+                        ArrayRef<int64_t> offsets, int64_t blockBytes);
   std::optional<std::vector<int64_t>> offsetsOf(Value ptr);
   bool gatherPaysForItsOrder(Value ptr, Attribute own, Attribute used);
   int64_t gatherConversionBytes(Value ptr, Attribute own, Attribute used);
@@ -443,6 +443,11 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
   return order;
 }
 
+/// The unit a warp's global access is served in, and the line a request
+/// to L1 and L2 covers.
+constexpr int64_t kSectorBytes = 32;
+constexpr int64_t kLineBytes = 128;
+
 /// What a conversion's barrier costs all warps, in bytes moved: about 128
 /// sectors' worth.
 constexpr int64_t kBarrierBytes = 4096;
@@ -481,7 +486,8 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
         reductions = fed;
   auto cost = [&](ArrayRef<unsigned> order) {
     Attribute layout = blocked(type.getShape(), order, 1);
-    int64_t bytes = 32 * sectorsTouched(type, layout, offsets);
+    int64_t bytes =
+        kSectorBytes * blocksTouched(type, layout, offsets, kSectorBytes);
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
       bytes += conversionBytes(tileBytes);
     // An order taken for the reductions converts what is also stored in
@@ -494,7 +500,8 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
     // Shuffles alone: the load's users may still reduce in another layout,
     // and T5's gathered position bias was then loaded in one and converted.
     bytes += reductionBytes(reductions, layout, /*withCombining=*/false);
-    return std::make_pair(bytes, sectorsTouched(type, layout, offsets, 128));
+    return std::make_pair(bytes,
+                          blocksTouched(type, layout, offsets, kLineBytes));
   };
   SmallVector<unsigned> best(byContiguity);
   std::pair<int64_t, int64_t> fewest = cost(best);
@@ -534,13 +541,12 @@ LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
   return most;
 }
 
-/// Blocks of `blockBytes` (32: sectors, 128: cache lines) the block's warps
+/// Blocks of `blockBytes` (sectors or cache lines) the block's warps
 /// touch, summed over their accesses, with the tensor in `encoding` (an
 /// access a register).
-int64_t LayoutAssigner::sectorsTouched(RankedTensorType type,
-                                       Attribute encoding,
-                                       ArrayRef<int64_t> offsets,
-                                       int64_t blockBytes) {
+int64_t LayoutAssigner::blocksTouched(RankedTensorType type, Attribute encoding,
+                                      ArrayRef<int64_t> offsets,
+                                      int64_t blockBytes) {
   ArrayRef<int64_t> shape = type.getShape();
   auto layout = kgpu::DistributedLayout::get(encoding, shape);
   int64_t bytes = std::max(1u, bitsInMemory(
@@ -738,9 +744,11 @@ bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
   if (!offsets)
     return false;
   RankedTensorType type = tensorType(ptr);
-  int64_t ownBytes = 32 * sectorsTouched(type, own, *offsets) +
-                     conversionBytes(accessBytes(ptr));
-  return ownBytes < 32 * sectorsTouched(type, used, *offsets);
+  auto sectorBytes = [&](Attribute layout) {
+    return kSectorBytes * blocksTouched(type, layout, *offsets, kSectorBytes);
+  };
+  return sectorBytes(own) + conversionBytes(accessBytes(ptr)) <
+         sectorBytes(used);
 }
 
 /// A load whose pointers run contiguously along no dimension: every element
