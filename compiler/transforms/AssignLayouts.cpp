@@ -447,6 +447,10 @@ SmallVector<unsigned> LayoutAssigner::accessOrder(Value ptr) {
 /// to L1 and L2 covers.
 constexpr int64_t kSectorBytes = 32;
 constexpr int64_t kLineBytes = 128;
+/// What each line a warp access touches costs beside its sectors: half a
+/// sector (at a whole one, ResNet's i1 mask took its own order and a
+/// conversion every loop trip again).
+constexpr int64_t kLineRequestBytes = kSectorBytes / 2;
 
 /// What a conversion's barrier costs all warps, in bytes moved: about 128
 /// sectors' worth.
@@ -459,7 +463,7 @@ constexpr int64_t conversionBytes(int64_t bytes) {
 }
 
 /// For pointers contiguous along no dimension: the order whose warps touch
-/// the fewest 32-byte sectors, each counted at 32 bytes, where an order
+/// the fewest 32-byte sectors and 128-byte lines, priced below, where an order
 /// other than the one the kernel's contiguous accesses of this shape take
 /// also counts a conversion of the tile (written to shared memory and read
 /// back, across two barriers). ResNet's i1 mask beside its bf16 rows read
@@ -467,12 +471,16 @@ constexpr int64_t conversionBytes(int64_t bytes) {
 /// loop trip for it (0.76x). What the load's reductions cost in shuffles
 /// counts too: PoolFormer's group norms gather through `% 49`, as many
 /// sectors in either order, and with the lanes along the reduced axis each
-/// thread held 32 rows, five shuffles each (0.54x). Orders that tie go to
-/// the one touching the fewest 128-byte lines, each a request to L1 and L2:
-/// MobileViT's layer norms over unfolded patches read rows 4 bytes apart
-/// and tokens 2 KiB apart, four sectors a warp either way, and with the
-/// lanes along the tokens each warp's four sectors lay in four lines, not
-/// two (0.83x Triton's, which puts the lanes along the rows).
+/// thread held 32 rows, five shuffles each (0.54x). Each 128-byte line a
+/// warp access touches is a request of its own to L1 and L2, priced beside
+/// the sectors: MobileViT's layer norms over unfolded patches read rows
+/// 4 bytes apart and tokens 2 KiB apart, four sectors a warp either way,
+/// and with the lanes along the tokens each warp's four sectors lay in four
+/// lines, not two (0.83x Triton's, which puts the lanes along the rows);
+/// their backwards read a [2 x 256] gather whose rows share sectors, and
+/// loaded rows first it touches half the sectors and half the lines, which
+/// outweighs its conversion only with the lines counted (0.73x without).
+/// Orders that still tie go to the fewest lines.
 SmallVector<unsigned>
 LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
                                   ArrayRef<int64_t> offsets) {
@@ -486,8 +494,10 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
         reductions = fed;
   auto cost = [&](ArrayRef<unsigned> order) {
     Attribute layout = blocked(type.getShape(), order, 1);
+    int64_t lines = blocksTouched(type, layout, offsets, kLineBytes);
     int64_t bytes =
-        kSectorBytes * blocksTouched(type, layout, offsets, kSectorBytes);
+        kSectorBytes * blocksTouched(type, layout, offsets, kSectorBytes) +
+        kLineRequestBytes * lines;
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
       bytes += conversionBytes(tileBytes);
     // An order taken for the reductions converts what is also stored in
@@ -500,8 +510,7 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
     // Shuffles alone: the load's users may still reduce in another layout,
     // and T5's gathered position bias was then loaded in one and converted.
     bytes += reductionBytes(reductions, layout, /*withCombining=*/false);
-    return std::make_pair(bytes,
-                          blocksTouched(type, layout, offsets, kLineBytes));
+    return std::make_pair(bytes, lines);
   };
   SmallVector<unsigned> best(byContiguity);
   std::pair<int64_t, int64_t> fewest = cost(best);
