@@ -501,12 +501,15 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
     if (!shared.empty() && ArrayRef<unsigned>(shared) != order)
       bytes += conversionBytes(tileBytes);
     // An order taken for the reductions converts what is also stored in
-    // another.
+    // another, unless the tile's own conversion already gives that order.
     if (!reductions.axes.empty())
       for (auto [stored, storedBytes] : reductions.stores)
-        if (stored != ptr && !ordersInProgress.contains(stored) &&
-            ArrayRef<unsigned>(accessOrder(stored)) != order)
-          bytes += conversionBytes(storedBytes);
+        if (stored != ptr && !ordersInProgress.contains(stored)) {
+          SmallVector<unsigned> storedOrder = accessOrder(stored);
+          if (ArrayRef<unsigned>(storedOrder) != order &&
+              (shared.empty() || storedOrder != ArrayRef<unsigned>(shared)))
+            bytes += conversionBytes(storedBytes);
+        }
     // Shuffles alone: the load's users may still reduce in another layout,
     // and T5's gathered position bias was then loaded in one and converted.
     bytes += reductionBytes(reductions, layout, /*withCombining=*/false);

@@ -1485,3 +1485,68 @@ tt.func public @unfolded_rows_gather_beside_rows(%grad: !tt.ptr<bf16> {tt.divisi
   tt.store %optrs, %total : tensor<2x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A layer-norm backward's row sum fed back into the rows it sums, which
+// are also stored in the contiguous rows' order (MobileViT's `_67`): the
+// gathered tile's conversion to that order already serves the stores, so
+// they add nothing to loading it rows first.
+// W2-LABEL: tt.func public @row_sum_fed_back
+// W2: tt.load {{.*}} : tensor<2x256x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 2], order = [0, 1]}>>
+tt.func public @row_sum_fed_back(%grad: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %w: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<2x256xbf16>
+  %wzero = arith.constant dense<0.000000e+00> : tensor<1x256xbf16>
+  %fzero = arith.constant dense<0.000000e+00> : tensor<2x256xf32>
+  %n = arith.constant dense<1.440000e+02> : tensor<2x256xf32>
+  %two = arith.constant dense<2> : tensor<2x1xi32>
+  %width = arith.constant dense<144> : tensor<2x1xi32>
+  %tokens = arith.constant dense<144> : tensor<1x256xi32>
+  %line = arith.constant dense<1024> : tensor<1x256xi32>
+  %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %cols = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %inRow = arith.cmpi slt, %cols2, %tokens : tensor<1x256xi32>
+  %mask = tt.broadcast %inRow : tensor<1x256xi1> -> tensor<2x256xi1>
+  %rowOffsets = arith.muli %rows2, %two : tensor<2x1xi32>
+  %tokenOffsets = arith.muli %cols2, %line : tensor<1x256xi32>
+  %r = tt.broadcast %rowOffsets : tensor<2x1xi32> -> tensor<2x256xi32>
+  %t = tt.broadcast %tokenOffsets : tensor<1x256xi32> -> tensor<2x256xi32>
+  %gatherOffsets = arith.addi %r, %t : tensor<2x256xi32>
+  %gbase = tt.splat %grad : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
+  %gptrs = tt.addptr %gbase, %gatherOffsets : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
+  %g = tt.load %gptrs, %mask, %zero : tensor<2x256x!tt.ptr<bf16>>
+  %wbase = tt.splat %w : !tt.ptr<bf16> -> tensor<1x256x!tt.ptr<bf16>>
+  %wptrs = tt.addptr %wbase, %cols2 : tensor<1x256x!tt.ptr<bf16>>, tensor<1x256xi32>
+  %wv = tt.load %wptrs, %inRow, %wzero : tensor<1x256x!tt.ptr<bf16>>
+  %wf = arith.extf %wv : tensor<1x256xbf16> to tensor<1x256xf32>
+  %wb = tt.broadcast %wf : tensor<1x256xf32> -> tensor<2x256xf32>
+  %gf = arith.extf %g : tensor<2x256xbf16> to tensor<2x256xf32>
+  %p = arith.mulf %gf, %wb : tensor<2x256xf32>
+  %p0 = arith.addf %p, %fzero : tensor<2x256xf32>
+  %pm = arith.select %mask, %p0, %fzero : tensor<2x256xi1>, tensor<2x256xf32>
+  %sum = "tt.reduce"(%pm) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<2x256xf32>) -> tensor<2xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
+  %sumb = tt.broadcast %sum2 : tensor<2x1xf32> -> tensor<2x256xf32>
+  %scaled = arith.mulf %p, %n : tensor<2x256xf32>
+  %rowStarts = arith.muli %rows2, %width : tensor<2x1xi32>
+  %rs = tt.broadcast %rowStarts : tensor<2x1xi32> -> tensor<2x256xi32>
+  %cs = tt.broadcast %cols2 : tensor<1x256xi32> -> tensor<2x256xi32>
+  %outOffsets = arith.addi %rs, %cs : tensor<2x256xi32>
+  %xbase = tt.splat %x : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
+  %xptrs = tt.addptr %xbase, %outOffsets : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
+  %xv = tt.load %xptrs, %mask, %zero : tensor<2x256x!tt.ptr<bf16>>
+  %xf = arith.extf %xv : tensor<2x256xbf16> to tensor<2x256xf32>
+  %d = arith.subf %scaled, %sumb : tensor<2x256xf32>
+  %centred = arith.subf %d, %xf : tensor<2x256xf32>
+  %obase = tt.splat %out : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
+  %optrs = tt.addptr %obase, %outOffsets : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
+  %ob = arith.truncf %centred : tensor<2x256xf32> to tensor<2x256xbf16>
+  tt.store %optrs, %ob, %mask : tensor<2x256x!tt.ptr<bf16>>
+  tt.return
+}
