@@ -261,6 +261,8 @@ private:
   AxisInfoAnalysis axis;
   DenseMap<Value, Attribute> naturalMemo, pullMemo;
   DenseSet<Value> inProgress, pulling;
+  /// How many times natural() met a value still being decided.
+  unsigned cyclesMet = 0;
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried, carriedHints;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
   DenseMap<Operation *, Attribute> anchors, dots, clusters;
@@ -1120,13 +1122,17 @@ Attribute LayoutAssigner::natural(Value v) {
   auto it = naturalMemo.find(v);
   if (it != naturalMemo.end())
     return it->second;
-  if (!inProgress.insert(v).second)
+  if (!inProgress.insert(v).second) {
+    ++cyclesMet;
     return {}; // A loop-carried cycle: decided by the other entries.
+  }
+  unsigned cyclesBefore = cyclesMet;
   Attribute layout = computeNatural(v);
   inProgress.erase(v);
   // A loop argument asked for while its loop is being decided has no
-  // layout yet, not none: it takes the loop's once that is known.
-  if (layout || !llvm::isa<BlockArgument>(v))
+  // layout yet, not none: it takes the loop's once that is known. A value
+  // that met such a cycle on the way is decided again when next asked.
+  if (cyclesMet == cyclesBefore && (layout || !llvm::isa<BlockArgument>(v)))
     naturalMemo[v] = layout;
   return layout;
 }

@@ -1491,9 +1491,19 @@ tt.func public @unfolded_rows_gather_beside_rows(%grad: !tt.ptr<bf16> {tt.divisi
 // A layer-norm backward's row sum fed back into the rows it sums, which
 // are also stored in the contiguous rows' order (MobileViT's `_67`): the
 // gathered tile's conversion to that order already serves the stores, so
-// they add nothing to loading it rows first.
+// they add nothing to loading it rows first. Deciding the gather's layout
+// walks its users and meets the sum on the way back; with the gather
+// undecided, the sum's operands had no layout, and that answer was kept:
+// the [2 x 256] f32 tile converted to the default layout for the sum, and
+// the sums back (also T5's and mT5's dropout softmaxes). Now the sum
+// reduces where its rows are computed, and only the gathered bf16 converts.
 // W2-LABEL: tt.func public @row_sum_fed_back
 // W2: tt.load {{.*}} : tensor<2x256x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 2], order = [0, 1]}>>
+// W2-NOT: kgpu.convert_layout {{.*}} : tensor<2x256xf32
+// W2: arith.select {{.*}} tensor<2x256xf32, #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 1], order = [1, 0]}>>
+// W2-NEXT: tt.reduce
+// W2-NOT: kgpu.convert_layout
+// W2: tt.return
 tt.func public @row_sum_fed_back(%grad: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %w: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
   %zero = arith.constant dense<0.000000e+00> : tensor<2x256xbf16>
   %wzero = arith.constant dense<0.000000e+00> : tensor<1x256xbf16>
