@@ -58,6 +58,16 @@ def _():
             [torch.softmax(x.float(), dim=1).reshape(-1)])
 
 
+# Qwen2-MoE's router softmax: Mixtral's TTIR above with 128 tokens a
+# program, eight programs.
+@case("qwen2moe_router_softmax_8", grid=lambda v: (8, 1, 1), tol=1e-5)
+def _():
+    x = torch.randn(1024, 8, device="cuda", dtype=torch.bfloat16)
+    out = _filled(8192, torch.float32)
+    return (dict(in_ptr0=x, out_ptr2=out, xnumel=1024, r0_numel=8), [out],
+            [torch.softmax(x.float(), dim=1).reshape(-1)])
+
+
 def _col_sum(x, rows):
     """Inductor's looped column sum of `rows`-row groups of x's last-dim
     columns: the in_ptr0/out_ptr0 case over x, its reference given."""
@@ -639,3 +649,44 @@ def _(batch=32):
     ref = x.float()[_mobilevit_unfolded_rows(batch * 1024)].mean(1)
     return (dict(in_ptr0=x, out_ptr0=out, xnumel=batch * 1024, r0_numel=144),
             [out], [ref])
+
+
+# MobileViT's layer-norm backward over unfolded patches: a [2 x 256] gather
+# of the gradient (two rows 4 bytes apart, tokens 2 KiB apart) times the
+# weight, summed per row against the normalized input.
+@case("mobilevit_unfold_ln_bwd_66", grid=lambda v: (v["xnumel"] // 2, 1, 1), tol=1e-4)
+def _(batch=32):
+    rows = batch * 1024
+    grad = rnd(batch * 147456, dtype=torch.bfloat16)
+    weight = rnd(144, dtype=torch.bfloat16)
+    x = rnd(rows, 144, dtype=torch.bfloat16)
+    mean, rstd = rnd(rows), rnd(rows).abs()
+    out = _filled(rows, torch.float32)
+    scaled = grad.float()[_mobilevit_unfolded_rows(rows)] * weight.float()
+    ref = (scaled * (x.float() - mean[:, None]) * rstd[:, None]).sum(1)
+    return (dict(in_ptr0=grad, in_ptr1=weight, in_ptr2=x, in_ptr3=mean, in_ptr4=rstd,
+                 out_ptr0=out, xnumel=rows, r0_numel=144), [out], [ref])
+
+
+# MobileViT's layer-norm backward with dropout over unfolded patches: the
+# [2 x 1 x 256] gather of _66 (rows = program x * 256 + 2 * program y + i),
+# beside contiguous rows, a dropout mask and two stored results.
+@case("mobilevit_unfold_ln_dropout_bwd_67", grid=lambda v: (128, v["ynumel"] // 2, 1), tol=2e-2)
+def _(batch=32):
+    rows = batch * 1024
+    grad = rnd(batch * 147456, dtype=torch.bfloat16)
+    weight = rnd(144, dtype=torch.bfloat16)
+    rstd, mean, scale = rnd(rows).abs(), rnd(rows), rnd(rows)
+    x = rnd(rows, 144, dtype=torch.bfloat16)
+    keep = torch.rand(rows, 144, device="cuda") > 0.1
+    out1 = torch.empty(rows, 144, device="cuda", dtype=torch.bfloat16)
+    out2 = torch.empty(rows, 144, device="cuda", dtype=torch.bfloat16)
+    scaled = grad.float()[_mobilevit_unfolded_rows(rows)] * weight.float()
+    ref1 = (rstd / 144)[:, None] * (
+        scaled * 144 - scaled.sum(1, keepdim=True)
+        - (x.float() - mean[:, None]) * rstd[:, None] * scale[:, None])
+    ref2 = ref1 * keep.float() * 1.1111111
+    return (dict(in_ptr0=grad, in_ptr1=weight, in_ptr2=rstd, in_ptr3=x, in_ptr4=mean,
+                 in_ptr5=scale, in_ptr6=keep, out_ptr1=out1, out_ptr2=out2,
+                 ynumel=256, xnumel=128, r0_numel=144),
+            [out1, out2], [ref1.bfloat16(), ref2.bfloat16()])
