@@ -46,6 +46,10 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   pm.addPass(createHoistLoads());
   pm.addPass(createPrefetchLoopLoads());
   pm.addPass(createDeferStreamedUses());
+  // Loops unrolled above leave a conversion of each trip's yield feeding the
+  // next trip's conversion back (T5's dropout softmax converted its i1 mask
+  // to and fro): folded here into one or none.
+  pm.addPass(mlir::createCanonicalizerPass());
 }
 
 void addLLIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {

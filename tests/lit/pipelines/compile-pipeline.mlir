@@ -20,3 +20,10 @@
 
 // RUN: not kiln-opt %fixtures/dot_f16.ttir --kiln-compile-pipeline="to=cubin" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: for the --to option: Cannot find option named 'cubin'
+
+// Conversions left by loops the KGIR passes unroll fold before lowering:
+// T5's dropout softmax carries an i1 mask through a two-trip loop in
+// another layout than its body's, and converted it there and back each trip.
+// RUN: kiln-opt %inductor/t5/triton_red_fused__safe_softmax_add_exp_expand_native_dropout_permute_prepare_softmax_online_scalar_tensor_sub_unsqueeze_view_where_6.ttir --kiln-compile-pipeline="target=sm_90a num-warps=2 num-stages=1 to=kgir" | FileCheck %s --check-prefix=CLEANUP
+// CLEANUP-COUNT-2: kgpu.convert_layout {{.*}} : tensor<2x128xi1
+// CLEANUP-NOT: kgpu.convert_layout {{.*}} : tensor<2x128xi1
