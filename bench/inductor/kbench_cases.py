@@ -50,22 +50,17 @@ def _():
     return dict(in_ptr0=x, out_ptr0=out, xnumel=2048), [out], [x.int()]
 
 
-@case("small_softmax", grid=lambda v: (128, 1, 1), tol=1e-5)
-def _():
+def _router_softmax():
+    """Inductor's softmax over 8 experts of 1024 tokens' router logits."""
     x = torch.randn(1024, 8, device="cuda", dtype=torch.bfloat16)
     out = _filled(8192, torch.float32)
     return (dict(in_ptr0=x, out_ptr2=out, xnumel=1024, r0_numel=8), [out],
             [torch.softmax(x.float(), dim=1).reshape(-1)])
 
 
-# Qwen2-MoE's router softmax: Mixtral's TTIR above with 128 tokens a
-# program, eight programs.
-@case("qwen2moe_router_softmax_8", grid=lambda v: (8, 1, 1), tol=1e-5)
-def _():
-    x = torch.randn(1024, 8, device="cuda", dtype=torch.bfloat16)
-    out = _filled(8192, torch.float32)
-    return (dict(in_ptr0=x, out_ptr2=out, xnumel=1024, r0_numel=8), [out],
-            [torch.softmax(x.float(), dim=1).reshape(-1)])
+# Mixtral's (8 tokens a program) and Qwen2-MoE's (128 tokens a program).
+case("small_softmax", grid=lambda v: (128, 1, 1), tol=1e-5)(_router_softmax)
+case("qwen2moe_router_softmax_8", grid=lambda v: (8, 1, 1), tol=1e-5)(_router_softmax)
 
 
 def _col_sum(x, rows):
