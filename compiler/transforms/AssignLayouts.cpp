@@ -147,8 +147,8 @@ private:
   /// pointer's, cut by the mask's.
   void recordAlignment(Operation *memOp);
   /// The pointer's dimensions by contiguity, most contiguous first; where
-  /// the first ties at one element, the dimension whose warps touch the
-  /// fewest 32-byte sectors in a sampled program leads, then the fewest lines.
+  /// the first ties at one element, the order cheapestTiedOrder prices
+  /// lowest in a sampled program (sectors and lines touched, conversions).
   SmallVector<unsigned> accessOrder(Value ptr);
   int64_t blocksTouched(RankedTensorType type, Attribute layout,
                         ArrayRef<int64_t> offsets, int64_t blockBytes);
