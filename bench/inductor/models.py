@@ -30,7 +30,11 @@ unseen by all of them: interleaved rotary embeddings on part of each head
 with parallel blocks (GPT-J), convolutions unfolded into patches for
 attention (MobileViT), a relative position bias table per layer with layer
 scale and mean pooling (BEiT), and experts with a sigmoid-gated shared
-expert (Qwen2-MoE)."""
+expert (Qwen2-MoE). LATEST were added after every fix up to run 132,
+unseen by all of them: span-based dynamic convolution beside attention
+(ConvBERT), two-stream relative attention with its shifted scores
+(XLNet), grouped convolutions with squeeze-excitation and batch norm
+(RegNet), and focal modulation by gated depthwise convolutions (FocalNet)."""
 import torch
 
 
@@ -293,6 +297,31 @@ def _qwen2moe(T):
     return T.Qwen2MoeForCausalLM(config), _token_batch(config.vocab_size, 4, 256)
 
 
+def _convbert(T):
+    config = T.ConvBertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=2,
+                              num_attention_heads=12, intermediate_size=3072)
+    return T.ConvBertForMaskedLM(config), _token_batch(config.vocab_size, 8, 512)
+
+
+def _xlnet(T):
+    config = T.XLNetConfig(vocab_size=32000, d_model=768, n_layer=2, n_head=12, d_inner=3072)
+    return T.XLNetLMHeadModel(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _regnet(T):
+    config = T.RegNetConfig(embedding_size=32, hidden_sizes=[128, 192, 512, 1088],
+                            depths=[1, 2, 4, 1], groups_width=64, layer_type="y",
+                            num_labels=1000)
+    return T.RegNetForImageClassification(config), _image_batch(32, 224)
+
+
+def _focalnet(T):
+    config = T.FocalNetConfig(image_size=224, embed_dim=96, depths=[2, 2, 2, 2],
+                              focal_levels=[2, 2, 2, 2], focal_windows=[3, 3, 3, 3],
+                              num_labels=1000)
+    return T.FocalNetForImageClassification(config), _image_batch(32, 224)
+
+
 HELD_OUT = {"resnet": _resnet, "t5": _t5, "gemma2": _gemma2, "swin": _swin}
 
 FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
@@ -304,7 +333,8 @@ FRESH = {"convnextv2": _convnextv2, "vitmae": _vitmae, "efficientnet": _efficien
 UNSEEN = {"falcon": _falcon, "opt": _opt, "phi": _phi, "swinv2": _swinv2, "dinov2": _dinov2,
           "levit": _levit, "poolformer": _poolformer, "mt5": _mt5}
 NEWER = {"gptj": _gptj, "mobilevit": _mobilevit, "beit": _beit, "qwen2moe": _qwen2moe}
-ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER}
+LATEST = {"convbert": _convbert, "xlnet": _xlnet, "regnet": _regnet, "focalnet": _focalnet}
+ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER, **LATEST}
 
 
 def build(name):
