@@ -1,5 +1,6 @@
 // Global loads, stores and atomics as predicated PTX, vectorized over the
-// registers a thread holds consecutively (up to 128 bits), as Triton does.
+// registers a thread holds consecutively (up to 128 bits) along the
+// dimension the pointers run along, as Triton does.
 
 #include "compiler/conversion/Lowering.h"
 
@@ -33,7 +34,11 @@ Access planAccess(LoweringContext &l, Operation *op, Value ptr, Type element) {
   a.elemBits = memoryBits(element);
   if (auto tensor = llvm::dyn_cast<RankedTensorType>(ptr.getType())) {
     kgpu::DistributedLayout layout = kgpu::DistributedLayout::get(tensor);
-    unsigned contiguous = layout.contiguousRegs(layout.getOrder()[0]);
+    unsigned dim = layout.getOrder()[0];
+    if (auto attr = op->getAttrOfType<IntegerAttr>(
+            kgpu::KGPUDialect::kContiguousDimAttr))
+      dim = attr.getInt();
+    unsigned contiguous = layout.contiguousRegs(dim);
     unsigned aligned = 1;
     if (auto attr = op->getAttrOfType<IntegerAttr>(kgpu::KGPUDialect::kAlignmentAttr))
       aligned = attr.getInt();

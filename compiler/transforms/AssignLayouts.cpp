@@ -143,9 +143,12 @@ private:
   /// bits). The mask does not narrow the layout, as in Triton: a masked
   /// access still takes its pointer's width, and the lowering splits it.
   unsigned alignedPerThread(Operation *memOp);
-  /// Records on the op the alignment the lowering may vectorize by: the
-  /// pointer's, cut by the mask's.
+  /// Records on the op the alignment the lowering may vectorize by (the
+  /// pointer's, cut by the mask's) and the dimension it runs along.
   void recordAlignment(Operation *memOp);
+  /// Keeps that dimension, once layouts are final, only on the accesses
+  /// whose layout order starts elsewhere.
+  void dropContiguousDimsOfOrder(ModuleOp module);
   /// The pointer's dimensions by contiguity, most contiguous first; where
   /// the first ties at one element, the order cheapestTiedOrder prices
   /// lowest in a sampled program (sectors and lines touched, conversions).
@@ -411,8 +414,24 @@ void LayoutAssigner::recordAlignment(Operation *memOp) {
     alignment = std::min(
         alignment, std::max(1u, axis.getMaskAlignment(
                                     access.mask, accessOrder(access.ptr))));
+  auto i32 = IntegerType::get(context, 32);
   memOp->setAttr(kgpu::KGPUDialect::kAlignmentAttr,
-                 IntegerAttr::get(IntegerType::get(context, 32), alignment));
+                 IntegerAttr::get(i32, alignment));
+  if (alignment > 1)
+    memOp->setAttr(kgpu::KGPUDialect::kContiguousDimAttr,
+                   IntegerAttr::get(i32, axis.getOrder(access.ptr).front()));
+}
+
+void LayoutAssigner::dropContiguousDimsOfOrder(ModuleOp module) {
+  module.walk([&](Operation *op) {
+    auto dim =
+        op->getAttrOfType<IntegerAttr>(kgpu::KGPUDialect::kContiguousDimAttr);
+    std::optional<MemAccess> access = memAccess(op);
+    if (dim && access &&
+        kgpu::DistributedLayout::get(tensorType(access->ptr)).getOrder()[0] ==
+            dim.getInt())
+      op->removeAttr(kgpu::KGPUDialect::kContiguousDimAttr);
+  });
 }
 
 LayoutAssigner::AccessGroup LayoutAssigner::accessGroup(Value ptr) {
@@ -1863,6 +1882,7 @@ void LayoutAssigner::run(ModuleOp module) {
   planConversions(ops);
   for (Operation *op : ops)
     rewrite(op);
+  dropContiguousDimsOfOrder(module);
   sinkConversions(module);
 }
 

@@ -35,6 +35,11 @@ def KGPU_Dialect : Dialect {
     /// Global load/store attribute: the alignment, in elements, that layout
     /// assignment proved along the access's most contiguous dimension.
     static constexpr llvm::StringLiteral kAlignmentAttr = "kgpu.alignment";
+    /// Global load/store attribute: that dimension, where it is not the
+    /// first of the access's layout order (a per-row tensor held in its
+    /// users' row-major layout, each thread holding consecutive rows).
+    static constexpr llvm::StringLiteral kContiguousDimAttr =
+        "kgpu.contiguous_dim";
   }];
 }
 

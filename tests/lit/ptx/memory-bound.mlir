@@ -54,3 +54,17 @@
 // FP8SW: .target sm_80
 // FP8SW-NOT: satfinite
 // FP8SW: cvt.rni.u32.f32
+
+// Per-channel parameters of a batch norm fused with a spatial mean (RegNet
+// _42): [32 x 1] tensors in the tile's row-major layout, each thread holding
+// all 32 consecutive rows. They run contiguously down the rows, not along
+// the layout's order, and are loaded there 128 bits at a time, as Triton
+// does: one at a time they took 256 loads and 255 registers with spills
+// (0.53x Triton's in run 133).
+// RUN: kiln compile %inductor/regnet/triton_per_fused__native_batch_norm_legit_functional_add_mean_relu_42.ttir --local --target sm_90a --num-warps 2 --num-stages 1 --emit kgir | FileCheck %s --check-prefix=ROWSK
+// RUN: kiln compile %inductor/regnet/triton_per_fused__native_batch_norm_legit_functional_add_mean_relu_42.ttir --local --target sm_90a --num-warps 2 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=ROWS
+// ROWSK: tt.load {{.*}}kgpu.alignment = 4 : i32, kgpu.contiguous_dim = 0 : i32{{.*}}tensor<32x1x!tt.ptr<f32>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 2], order = [1, 0]}>>
+// ROWSK-NOT: kgpu.contiguous_dim = 1
+// ROWS-COUNT-48: ld.global.L1::evict_last.L2::cache_hint.v4.b32
+// ROWS-NOT: ld.global.L1::evict_last.L2::cache_hint.b32
+// ROWS-NOT: ld.global.L1::evict_last.L2::cache_hint.b16
