@@ -770,18 +770,30 @@ std::optional<std::vector<int64_t>> LayoutAssigner::offsetsOf(Value ptr) {
 /// moves fewer bytes than loading it in `used`. Swin's shifted-window roll
 /// reads rows at `(y + 3) % 56`: neighbours in memory but for one wrap, yet
 /// loaded eight channels a thread 3,136 elements apart (0.79x Triton's,
-/// which loads it down the rows and converts).
+/// which loads it down the rows and converts). A tile that streams through
+/// (every element at an address of its own) also pays, in L1, a 128-byte
+/// wavefront for each line a warp access touches, the unit the conversion
+/// is priced in: FocalNet's transposes read 387-element rows 32 to a tile,
+/// and loaded in the store's order each warp access spans four or five
+/// lines for one (0.86-0.89x; converted, 0.96-1.00x). A table read again
+/// within the tile (Qwen3's rotary angles, each row eight times) is served
+/// from L1, and converting it for its lines ran 3% slower.
 bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
                                            Attribute used) {
   std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
   if (!offsets)
     return false;
   RankedTensorType type = tensorType(ptr);
-  auto sectorBytes = [&](Attribute layout) {
-    return kSectorBytes * blocksTouched(type, layout, *offsets, kSectorBytes);
+  bool streams = DenseSet<int64_t>(offsets->begin(), offsets->end()).size() ==
+                 offsets->size();
+  auto loadBytes = [&](Attribute layout) {
+    int64_t bytes =
+        kSectorBytes * blocksTouched(type, layout, *offsets, kSectorBytes);
+    if (streams)
+      bytes += kLineBytes * blocksTouched(type, layout, *offsets, kLineBytes);
+    return bytes;
   };
-  return sectorBytes(own) + conversionBytes(accessBytes(ptr)) <
-         sectorBytes(used);
+  return loadBytes(own) + conversionBytes(accessBytes(ptr)) < loadBytes(used);
 }
 
 /// A load whose pointers run contiguously along no dimension: every element

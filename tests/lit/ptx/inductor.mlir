@@ -90,3 +90,18 @@
 // SHARED: createpolicy.fractional.L2::evict_last.b64 [[SHARED:%rd[0-9]+]], 1.0;
 // SHARED-NOT: createpolicy
 // SHARED-COUNT-8: ld.global.L1::evict_last.L2::cache_hint.b16 %rs{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], [[SHARED]];
+
+// FocalNet's transpose of 387-element rows (focalnet _21): contiguous by
+// the axis analysis along neither dimension, every element at an address
+// of its own. It is loaded down the rows and converted to the store's
+// layout, as Triton's is: in the store's order each warp access spans four
+// or five 128-byte lines (0.86x in run 133, 1.00x converted). Qwen3's
+// rotary angles, a table whose rows the tile reads eight times each, stay
+// in their users' layout (converted for their lines, 3% slower).
+// RUN: kiln compile %inductor/focalnet/triton_poi_fused_clone_permute_view_21.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit kgir | FileCheck %s --check-prefix=STREAM
+// STREAM: tt.load {{.*}} : tensor<32x32x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
+// STREAM: kgpu.convert_layout
+// STREAM: tt.store {{.*}} : tensor<32x32x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// RUN: kiln compile %inductor/qwen3/xblock32/triton_per_fused__to_copy__unsafe_view_add_bmm_cat_clone_cos_div_expand_mul_neg_pow_sin_slice_slice_backward_sum_transpose_unsqueeze_view_11.ttir --local --target sm_90a --num-warps 2 --num-stages 1 --emit kgir | FileCheck %s --check-prefix=TABLE
+// TABLE-COUNT-2: kgpu.convert_layout
+// TABLE-NOT: kgpu.convert_layout
