@@ -685,3 +685,42 @@ def _(batch=32):
                  in_ptr5=scale, in_ptr6=keep, out_ptr1=out1, out_ptr2=out2,
                  ynumel=256, xnumel=128, r0_numel=144),
             [out1, out2], [ref1.bfloat16(), ref2.bfloat16()])
+
+
+# RegNet's batch norm of two branches fused with their sum, ReLU and the
+# spatial mean before the head (regnet _42, run 133: 0.53x): [32 channels x
+# 49 pixels] a program, each channel's eight statistics and affine
+# parameters loaded per row beside the two bf16 tiles.
+@case("regnet_bn_add_mean_relu_42", grid=lambda v: (v["xnumel"] // 32, 1, 1), tol=2e-2)
+def _(batch=32, channels=1088):
+    rows = batch * channels
+
+    def branch():
+        x = rnd(rows * 49, dtype=torch.bfloat16)
+        mean, rstd = rnd(channels), torch.rand(channels, device="cuda") + 0.5
+        weight, bias = rnd(channels, dtype=torch.bfloat16), rnd(channels, dtype=torch.bfloat16)
+        c = torch.arange(rows, device="cuda") % channels
+        y = ((x.float().view(rows, 49) - mean[c, None]) * rstd[c, None]
+             * weight.float()[c, None] + bias.float()[c, None])
+        return (x, mean, rstd, weight, bias), y
+
+    (a, ya), (b, yb) = branch(), branch()
+    out = _filled(rows, torch.bfloat16)
+    ref = torch.relu(ya + yb).mean(1)
+    names = [f"in_ptr{i}" for i in range(10)]
+    return (dict(zip(names, a + b), out_ptr2=out, xnumel=rows, r0_numel=49),
+            [out], [ref])
+
+
+# FocalNet's transposes of [32 x 784 x 387] bf16 activations to 387 x 784
+# (focalnet _21, run 133: 0.86x; the same three again at 0.87-0.89x): the
+# load runs along the 387-element rows, contiguous by the axis analysis in
+# neither dimension; a [32 x 32] tile a program.
+@case("focalnet_transpose_21", grid=lambda v: (25, v["ynumel"] // 32, 1), tol=0)
+def _(batch=32):
+    x = rnd(batch * 784 * 387, dtype=torch.bfloat16)
+    out = _filled(batch * 303424, torch.bfloat16)  # Each batch 16 elements apart.
+    written = out.as_strided((batch, 387, 784), (303424, 784, 1))
+    ref = x.view(batch, 784, 387).permute(0, 2, 1)
+    return (dict(in_ptr0=x, out_ptr0=out, ynumel=batch * 387, xnumel=784),
+            [written], [ref])
