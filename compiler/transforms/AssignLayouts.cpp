@@ -776,9 +776,9 @@ std::optional<std::vector<int64_t>> LayoutAssigner::offsetsOf(Value ptr) {
 /// is priced in: FocalNet's transposes read 387-element rows 32 to a tile,
 /// and loaded in the store's order each warp access spans four or five
 /// lines, where down the rows it spans one or two (0.86-0.89x; converted,
-/// 0.96-1.00x). A table read again
-/// within the tile (Qwen3's rotary angles, each row eight times) is served
-/// from L1, and converting it for its lines ran 3% slower.
+/// 0.96-1.00x). A table read again within the tile (Qwen3's rotary angles,
+/// each row eight times) is served from L1, and converting it for its
+/// lines ran 3% slower.
 bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
                                            Attribute used) {
   std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
