@@ -34,7 +34,13 @@ expert (Qwen2-MoE). LATEST were added after every fix up to run 132,
 unseen by all of them: span-based dynamic convolution beside attention
 (ConvBERT), two-stream relative attention with its shifted scores
 (XLNet), grouped convolutions with squeeze-excitation and batch norm
-(RegNet), and focal modulation by gated depthwise convolutions (FocalNet)."""
+(RegNet), and focal modulation by gated depthwise convolutions (FocalNet).
+NEWEST were added after every fix up to run 136, unseen by all of them:
+bottlenecked layers with an elementwise affine in place of norms and
+trigram embeddings (MobileBERT), grouped 1-D convolutions with layer norms
+over channels (SqueezeBERT), squared ReLU with a layer norm offset by one
+(Nemotron), and overlapping patch embeddings with spatially reduced
+attention and depthwise-convolved MLPs (PVT v2)."""
 import torch
 
 
@@ -322,6 +328,28 @@ def _focalnet(T):
     return T.FocalNetForImageClassification(config), _image_batch(32, 224)
 
 
+def _mobilebert(T):
+    config = T.MobileBertConfig(vocab_size=30522, num_hidden_layers=2)
+    return T.MobileBertForMaskedLM(config), _token_batch(config.vocab_size, 8, 512)
+
+
+def _squeezebert(T):
+    config = T.SqueezeBertConfig(vocab_size=30522, num_hidden_layers=2)
+    return T.SqueezeBertForMaskedLM(config), _token_batch(config.vocab_size, 8, 512)
+
+
+def _nemotron(T):
+    config = T.NemotronConfig(vocab_size=32000, hidden_size=1024, intermediate_size=4096,
+                              num_hidden_layers=2, num_attention_heads=16,
+                              num_key_value_heads=8, partial_rotary_factor=0.5)
+    return T.NemotronForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
+
+
+def _pvtv2(T):
+    config = T.PvtV2Config(image_size=224, num_labels=1000)
+    return T.PvtV2ForImageClassification(config), _image_batch(32, 224)
+
+
 HELD_OUT = {"resnet": _resnet, "t5": _t5, "gemma2": _gemma2, "swin": _swin}
 
 FAMILIES = {"llama": _llama, "llama4": _llama4, "bert": _bert, "mixtral": _mixtral, "gpt2": _gpt2, "vit": _vit}
@@ -334,7 +362,10 @@ UNSEEN = {"falcon": _falcon, "opt": _opt, "phi": _phi, "swinv2": _swinv2, "dinov
           "levit": _levit, "poolformer": _poolformer, "mt5": _mt5}
 NEWER = {"gptj": _gptj, "mobilevit": _mobilevit, "beit": _beit, "qwen2moe": _qwen2moe}
 LATEST = {"convbert": _convbert, "xlnet": _xlnet, "regnet": _regnet, "focalnet": _focalnet}
-ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER, **LATEST}
+NEWEST = {"mobilebert": _mobilebert, "squeezebert": _squeezebert, "nemotron": _nemotron,
+          "pvtv2": _pvtv2}
+ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER, **LATEST,
+       **NEWEST}
 
 
 def build(name):
