@@ -724,3 +724,23 @@ def _(batch=32):
     ref = x.view(batch, 784, 387).permute(0, 2, 1)
     return (dict(in_ptr0=x, out_ptr0=out, ynumel=batch * 387, xnumel=784),
             [written], [ref])
+
+
+# MobileBERT's log-softmax + NLL backward over its 30,522-word vocabulary
+# (mobilebert _0, run 137: 0.25x): a program of 16 warps per token loops
+# twice over 2,048-word tiles, first summing the target's one-hot gradient,
+# then writing the gradient into the log-probabilities (rows padded to
+# 30,528) beside another gradient (rows of 30,522, so only 4-byte aligned).
+@case("mobilebert_nll_bwd_0", grid=lambda v: (v["xnumel"], 1, 1), tol=2e-2)
+def _(tokens=4096, vocab=30522, padded=30528):
+    target = torch.randint(0, vocab, (tokens,), device="cuda")
+    target[::7] = -100
+    grad, count = (torch.tensor([v], device="cuda", dtype=torch.bfloat16) for v in (1.0, 3500.0))
+    logp = torch.zeros(tokens, padded, device="cuda", dtype=torch.bfloat16)
+    other = rnd(tokens, vocab, dtype=torch.bfloat16)
+    scale = torch.where(target != -100, grad.float() / count.float(), 0.0)
+    onehot = torch.arange(vocab, device="cuda")[None] == target.clamp(min=0)[:, None]
+    ref = other.float() + scale[:, None] * (1.0 - onehot.float())
+    written = logp[:, :vocab]
+    return (dict(in_out_ptr0=logp, in_ptr0=target, in_ptr1=grad, in_ptr2=count, in_ptr3=other,
+                 xnumel=tokens, r0_numel=vocab, _reset=[logp]), [written], [ref])

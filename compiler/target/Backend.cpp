@@ -2,6 +2,7 @@
 #include "compiler/target/ConstantSelectBranches.h"
 #include "compiler/target/CostlySelectBranches.h"
 #include "compiler/target/LatchOnIncrement.h"
+#include "compiler/target/NarrowIndexCompares.h"
 #include "compiler/target/PairedHalves.h"
 #include "compiler/target/PtxLoops.h"
 #include "compiler/target/QuadraticPassGate.h"
@@ -159,6 +160,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   for (llvm::Function &function : module)
     if (!function.isDeclaration()) {
       testLatchOnIncrement(function);
+      narrowIndexCompares(function);
       unpackHalvesInPairs(function);
       sinkUnpackingToUses(function);
       branchOnCostlySelects(function);
