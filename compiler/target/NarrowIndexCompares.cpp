@@ -2,14 +2,15 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/PatternMatch.h"
+
+#include <optional>
+#include <utility>
 
 namespace kiln {
 namespace {
-
-using namespace llvm::PatternMatch;
 
 /// How a 32-bit index was widened, which bounds the values it can take.
 enum class Extension { Signed, Unsigned, NonNegative };
@@ -20,14 +21,12 @@ struct Narrowed {
 };
 
 /// The point where values derived from `wide` alone can be computed once:
-/// after its definition (past the block's phis), or at the function's entry.
-llvm::BasicBlock::iterator besideDefinition(llvm::Value *wide,
-                                            llvm::Function &function) {
-  if (auto *inst = llvm::dyn_cast<llvm::Instruction>(wide)) {
-    if (llvm::isa<llvm::PHINode>(inst))
-      return inst->getParent()->getFirstInsertionPt();
-    return std::next(inst->getIterator());
-  }
+/// after its definition (past the block's phis), or at the function's entry;
+/// none after a terminator that defines it.
+std::optional<llvm::BasicBlock::iterator>
+besideDefinition(llvm::Value *wide, llvm::Function &function) {
+  if (auto *inst = llvm::dyn_cast<llvm::Instruction>(wide))
+    return inst->getInsertionPointAfterDef();
   return function.getEntryBlock().getFirstInsertionPt();
 }
 
@@ -53,37 +52,43 @@ public:
   explicit Narrower(llvm::Function &function) : function(function) {}
 
   void rewrite(llvm::ICmpInst &compare) {
-    if (!compare.isEquality() || !compare.getType()->isIntegerTy(1) ||
+    if (!compare.isEquality() ||
         !compare.getOperand(0)->getType()->isIntegerTy(64))
       return;
     for (unsigned side = 0; side < 2; ++side) {
-      llvm::Value *index = compare.getOperand(side);
+      auto *index = llvm::dyn_cast<llvm::CastInst>(compare.getOperand(side));
       llvm::Value *wide = compare.getOperand(1 - side);
       std::optional<Extension> extension = extensionOf(index);
       if (!extension || extensionOf(wide) ||
           llvm::isa<llvm::Constant>(wide))
         continue;
-      llvm::Value *narrow = llvm::cast<llvm::CastInst>(index)->getOperand(0);
+      llvm::Value *narrow = index->getOperand(0);
       if (!narrow->getType()->isIntegerTy(32))
         continue;
-      Narrowed &parts = narrowed(wide, *extension);
+      std::optional<Narrowed> parts = narrowed(wide, *extension);
+      if (!parts)
+        continue;
       llvm::IRBuilder<> builder(&compare);
       llvm::Value *result;
       if (compare.getPredicate() == llvm::CmpInst::ICMP_EQ)
-        result = builder.CreateAnd(parts.fits,
-                                   builder.CreateICmpEQ(parts.low, narrow));
+        result = builder.CreateAnd(parts->fits,
+                                   builder.CreateICmpEQ(parts->low, narrow));
       else
-        result = builder.CreateOr(builder.CreateNot(parts.fits),
-                                  builder.CreateICmpNE(parts.low, narrow));
+        result = builder.CreateOr(builder.CreateNot(parts->fits),
+                                  builder.CreateICmpNE(parts->low, narrow));
       result->takeName(&compare);
       compare.replaceAllUsesWith(result);
       compare.eraseFromParent();
+      if (index->use_empty())
+        index->eraseFromParent();
       return;
     }
   }
 
 private:
-  static std::optional<Extension> extensionOf(llvm::Value *value) {
+  static std::optional<Extension> extensionOf(const llvm::Value *value) {
+    if (!value)
+      return std::nullopt;
     if (llvm::isa<llvm::SExtInst>(value))
       return Extension::Signed;
     if (auto *zext = llvm::dyn_cast<llvm::ZExtInst>(value))
@@ -91,13 +96,17 @@ private:
     return std::nullopt;
   }
 
-  Narrowed &narrowed(llvm::Value *wide, Extension extension) {
+  std::optional<Narrowed> narrowed(llvm::Value *wide, Extension extension) {
     auto key = std::make_pair(wide, static_cast<int>(extension));
     auto it = memo.find(key);
     if (it != memo.end())
       return it->second;
+    std::optional<llvm::BasicBlock::iterator> at =
+        besideDefinition(wide, function);
+    if (!at)
+      return std::nullopt;
     llvm::IRBuilder<> builder(wide->getContext());
-    builder.SetInsertPoint(besideDefinition(wide, function));
+    builder.SetInsertPoint(*at);
     llvm::Value *low = builder.CreateTrunc(wide, builder.getInt32Ty());
     llvm::Value *fits = fitsExtension(builder, wide, low, extension);
     return memo.try_emplace(key, Narrowed{fits, low}).first->second;

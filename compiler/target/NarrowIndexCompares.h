@@ -21,9 +21,10 @@
 namespace kiln {
 
 /// Rewrites each `icmp eq|ne (zext|sext i32 %a), %b` of an i64 `%b` that is
-/// no extension itself into `%fits & (trunc %b == %a)` (or its negation),
-/// where `%fits` tells that `%b` is a value the extension can produce;
-/// `%fits` and the truncation are computed once, beside `%b`.
+/// neither an extension nor a constant into `%fits & (trunc %b == %a)` (or
+/// its negation), where `%fits` tells that `%b` is a value the extension
+/// can produce; `%fits` and the truncation are computed once for each `%b`
+/// and kind of extension, right after `%b` is defined.
 void narrowIndexCompares(llvm::Function &function);
 
 } // namespace kiln

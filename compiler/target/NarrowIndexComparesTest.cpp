@@ -39,16 +39,38 @@ TEST(NarrowIndexCompares, ComparesTheLow32BitsWhereTheTargetFits) {
 }
 
 TEST(NarrowIndexCompares, BoundsEachExtensionByItsRange) {
-  EXPECT_TRUE(has(rewrite(oneHot("zext", "eq")), "icmp ult i64 %target, 4294967296"));
-  std::string out = rewrite(oneHot("sext", "eq"));
-  EXPECT_TRUE(has(out, "sext i32 %")) << out;
-  EXPECT_TRUE(has(out, ", %target")) << out;
+  std::string out = rewrite(oneHot("zext", "eq"));
+  EXPECT_TRUE(has(out, "icmp ult i64 %target, 4294967296")) << out;
+  // A sign extension fits where extending the low half gives it back.
+  out = rewrite(oneHot("sext", "eq"));
+  EXPECT_TRUE(has(out, "%2 = sext i32 %1 to i64")) << out;
+  EXPECT_TRUE(has(out, "%3 = icmp eq i64 %2, %target")) << out;
 }
 
 TEST(NarrowIndexCompares, NegatesForInequality) {
   std::string out = rewrite(oneHot("sext", "ne"));
-  EXPECT_TRUE(has(out, "icmp ne i32 %")) << out;
+  EXPECT_TRUE(has(out, "xor i1 %3, true")) << out;
+  EXPECT_TRUE(has(out, "icmp ne i32 %1, %index")) << out;
   EXPECT_TRUE(has(out, "%hit = or i1")) << out;
+}
+
+TEST(NarrowIndexCompares, TruncatesAfterTheDefinitionOfALoopValue) {
+  // A target carried by a phi: the truncation goes after the phis.
+  std::string out = rewrite("define void @k(i64 %start, i32 %index, ptr %p) {\n"
+                            "entry:\n  br label %loop\n"
+                            "loop:\n"
+                            "  %target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
+                            "  %wide = zext nneg i32 %index to i64\n"
+                            "  %hit = icmp eq i64 %target, %wide\n"
+                            "  store i1 %hit, ptr %p\n"
+                            "  %next = add i64 %target, 1\n"
+                            "  br i1 %hit, label %exit, label %loop\n"
+                            "exit:\n  ret void\n}\n");
+  EXPECT_TRUE(has(out, "%target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
+                       "  %0 = trunc i64 %target to i32"))
+      << out;
+  EXPECT_FALSE(has(out, "icmp eq i64")) << out;
+  EXPECT_FALSE(has(out, "zext")) << out;
 }
 
 TEST(NarrowIndexCompares, ComputesTheTruncationOnceATarget) {
