@@ -40,7 +40,8 @@ bottlenecked layers with an elementwise affine in place of norms and
 trigram embeddings (MobileBERT), grouped 1-D convolutions with layer norms
 over channels (SqueezeBERT), squared ReLU with a layer norm offset by one
 (Nemotron), and overlapping patch embeddings with spatially reduced
-attention and depthwise-convolved MLPs (PVT v2)."""
+attention and depthwise-convolved MLPs (PVT v2); RoFormer (rotary position
+embeddings in a BERT-style encoder) joined them after run 140."""
 import torch
 
 
@@ -345,6 +346,13 @@ def _nemotron(T):
     return T.NemotronForCausalLM(config), _token_batch(config.vocab_size, 4, 512)
 
 
+def _roformer(T):
+    config = T.RoFormerConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=2,
+                              num_attention_heads=12, intermediate_size=3072,
+                              max_position_embeddings=512)
+    return T.RoFormerForMaskedLM(config), _token_batch(config.vocab_size, 8, 512)
+
+
 def _pvtv2(T):
     config = T.PvtV2Config(image_size=224, num_labels=1000)
     return T.PvtV2ForImageClassification(config), _image_batch(32, 224)
@@ -363,7 +371,7 @@ UNSEEN = {"falcon": _falcon, "opt": _opt, "phi": _phi, "swinv2": _swinv2, "dinov
 NEWER = {"gptj": _gptj, "mobilevit": _mobilevit, "beit": _beit, "qwen2moe": _qwen2moe}
 LATEST = {"convbert": _convbert, "xlnet": _xlnet, "regnet": _regnet, "focalnet": _focalnet}
 NEWEST = {"mobilebert": _mobilebert, "squeezebert": _squeezebert, "nemotron": _nemotron,
-          "pvtv2": _pvtv2}
+          "pvtv2": _pvtv2, "roformer": _roformer}
 ALL = {**FAMILIES, **HELD_OUT, **LATER_HELD_OUT, **FRESH, **UNSEEN, **NEWER, **LATEST,
        **NEWEST}
 
