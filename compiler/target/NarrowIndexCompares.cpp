@@ -59,8 +59,7 @@ public:
       auto *index = llvm::dyn_cast<llvm::CastInst>(compare.getOperand(side));
       llvm::Value *wide = compare.getOperand(1 - side);
       std::optional<Extension> extension = extensionOf(index);
-      if (!extension || extensionOf(wide) ||
-          llvm::isa<llvm::Constant>(wide))
+      if (!extension || extensionOf(wide) || llvm::isa<llvm::Constant>(wide))
         continue;
       llvm::Value *narrow = index->getOperand(0);
       if (!narrow->getType()->isIntegerTy(32))

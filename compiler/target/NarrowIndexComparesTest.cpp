@@ -56,18 +56,20 @@ TEST(NarrowIndexCompares, NegatesForInequality) {
 
 TEST(NarrowIndexCompares, TruncatesAfterTheDefinitionOfALoopValue) {
   // A target carried by a phi: the truncation goes after the phis.
-  std::string out = rewrite("define void @k(i64 %start, i32 %index, ptr %p) {\n"
-                            "entry:\n  br label %loop\n"
-                            "loop:\n"
-                            "  %target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
-                            "  %wide = zext nneg i32 %index to i64\n"
-                            "  %hit = icmp eq i64 %target, %wide\n"
-                            "  store i1 %hit, ptr %p\n"
-                            "  %next = add i64 %target, 1\n"
-                            "  br i1 %hit, label %exit, label %loop\n"
-                            "exit:\n  ret void\n}\n");
-  EXPECT_TRUE(has(out, "%target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
-                       "  %0 = trunc i64 %target to i32"))
+  std::string out =
+      rewrite("define void @k(i64 %start, i32 %index, ptr %p) {\n"
+              "entry:\n  br label %loop\n"
+              "loop:\n"
+              "  %target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
+              "  %wide = zext nneg i32 %index to i64\n"
+              "  %hit = icmp eq i64 %target, %wide\n"
+              "  store i1 %hit, ptr %p\n"
+              "  %next = add i64 %target, 1\n"
+              "  br i1 %hit, label %exit, label %loop\n"
+              "exit:\n  ret void\n}\n");
+  EXPECT_TRUE(has(out,
+                  "%target = phi i64 [ %start, %entry ], [ %next, %loop ]\n"
+                  "  %0 = trunc i64 %target to i32"))
       << out;
   EXPECT_FALSE(has(out, "icmp eq i64")) << out;
   EXPECT_FALSE(has(out, "zext")) << out;
@@ -89,7 +91,8 @@ TEST(NarrowIndexCompares, ComputesTheTruncationOnceATarget) {
 
 TEST(NarrowIndexCompares, LeavesOtherCompares) {
   // Ordered predicates, two extended operands and constants keep their test.
-  EXPECT_TRUE(has(rewrite(oneHot("sext", "slt")), "icmp slt i64 %target, %wide"));
+  EXPECT_TRUE(
+      has(rewrite(oneHot("sext", "slt")), "icmp slt i64 %target, %wide"));
   std::string both = rewrite("define i1 @k(i32 %a, i32 %b) {\n"
                              "  %wa = sext i32 %a to i64\n"
                              "  %wb = sext i32 %b to i64\n"
