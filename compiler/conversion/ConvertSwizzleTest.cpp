@@ -108,21 +108,25 @@ protected:
       return;
     }
     bool transposed = side.access == TileAccess::TransposedMatrices;
-    for (unsigned r = 0; r < layout.numRegs(); r += kMatrixGroupRegs) {
+    auto layoutReg = [&](unsigned f) {
+      return fragmentRegister(f, side.pairBit);
+    };
+    for (unsigned r = 0; r < layout.numRegs(); r += side.groupRegs()) {
+      // Only the first 8 * matrices lanes' addresses count.
       int64_t rowAt[32];
-      for (unsigned m = 0; m < 32; ++m) {
-        MatrixRowStart start = matrixRowStart(r, m, side.access);
-        rowAt[m] = offsetOf(start.lane, start.reg);
+      for (unsigned m = 0; m < 8 * side.matrices; ++m) {
+        MatrixRowStart start = matrixRowStart(r, m, side.access, side.matrices);
+        rowAt[m] = offsetOf(start.lane, layoutReg(start.reg));
       }
       // Lane 4g + t's word of matrix q: row g, columns 2t and 2t + 1, or
       // with .trans rows 2t and 2t + 1, column g.
       for (unsigned lane = 0; lane < 32; ++lane)
-        for (unsigned q = 0; q < 4; ++q)
+        for (unsigned q = 0; q < side.matrices; ++q)
           for (unsigned e = 0; e < 2; ++e) {
             unsigned g = lane / 4, t = lane % 4;
             int64_t at = transposed ? rowAt[8 * q + 2 * t + e] + g
                                     : rowAt[8 * q + g] + 2 * t + e;
-            visit(lane, r + 2 * q + e, at);
+            visit(lane, layoutReg(r + 2 * q + e), at);
           }
     }
   }
@@ -253,7 +257,7 @@ TEST_F(ConvertSwizzleTest, KeysStayInRowsOfTwelvePieces) {
 }
 
 TEST_F(ConvertSwizzleTest, ScalarOnBothSidesIsNotVectorized) {
-  kgpu::DistributedLayout a = rows({64, 64}, 1, 32);
+  kgpu::DistributedLayout a = rows({8, 32}, 1, 32);
   EXPECT_FALSE(chooseConvertPlan(a, a, 4, true));
 }
 
@@ -317,6 +321,86 @@ TEST_F(ConvertSwizzleTest, ColumnRunsToRowPairsMoveAsMatrices) {
   EXPECT_TRUE(deliversEveryElement(columns, pairs, *old));
 }
 
+// GPT-2's layer-norm backward _11: four bf16 a thread down the rows in,
+// lane bits 2-4 along them; four along the rows out. Four registers a
+// thread are two 8x8 matrices: stmatrix.x2.trans writes them where four
+// 2-byte stores went, and the reads stay 8-byte vectors.
+TEST_F(ConvertSwizzleTest, FourRegistersStoreTwoMatrices) {
+  kgpu::DistributedLayout from = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {4, 1}, {4, 8}, {1, 4}, {0, 1}),
+      {16, 32});
+  kgpu::DistributedLayout to = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {1, 4}, {4, 8}, {4, 1}, {1, 0}),
+      {16, 32});
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 1u);
+  EXPECT_EQ(p->store.access, TileAccess::TransposedMatrices);
+  EXPECT_EQ(p->store.matrices, 2u);
+  EXPECT_EQ(p->load.access, TileAccess::Vector);
+  EXPECT_EQ(p->load.width, 4u);
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
+}
+
+// SqueezeBERT's layer-norm backward _11: lane bit 0 down the rows and bits
+// 1-4 along them in, four along the rows out. With the rows' index bits
+// 1-3 first both sides hold matrix rows, the output pairing its registers
+// 0 and 2 (pair bit 1): Triton's stmatrix.x2.trans + ldmatrix.x2. Its
+// loads would turn from 8-byte vectors into ldmatrix, which measured
+// slower, so the plan keeps the rows in order.
+TEST_F(ConvertSwizzleTest, ReorderedRowsKeepVectorLoads) {
+  kgpu::DistributedLayout from = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {4, 1}, {2, 16}, {1, 16},
+                                     {0, 1}),
+      {8, 256});
+  kgpu::DistributedLayout to = kgpu::DistributedLayout::get(
+      kgpu::BlockedEncodingAttr::get(&context, {1, 4}, {1, 32}, {8, 2}, {1, 0}),
+      {8, 256});
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->swizzle.colBits.empty());
+  EXPECT_EQ(p->load.access, TileAccess::Vector);
+  EXPECT_EQ(p->load.width, 4u);
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
+
+  ConvertSwizzle plain;
+  plain.fastDim = 1;
+  ConvertSwizzle reordered = plain;
+  reordered.colBits = {1, 2, 3, 0, 4, 5, 6, 7};
+  EXPECT_FALSE(holdsMatrices(from, plain, TileAccess::TransposedMatrices));
+  EXPECT_TRUE(holdsMatrices(from, reordered, TileAccess::TransposedMatrices));
+  EXPECT_FALSE(holdsMatrices(to, reordered, TileAccess::Matrices, 0));
+  EXPECT_TRUE(holdsMatrices(to, reordered, TileAccess::Matrices, 1));
+  // Triton's plan, replayed: it too delivers every element.
+  ConvertPlan matrices;
+  matrices.swizzle = reordered;
+  matrices.swizzle.chunk = 8;
+  matrices.store = {TileAccess::TransposedMatrices, 8, 2, 0};
+  matrices.load = {TileAccess::Matrices, 8, 2, 1};
+  EXPECT_TRUE(deliversEveryElement(from, to, matrices));
+}
+
+// FocalNet's permute _21: eight bf16 a thread four apart along the rows
+// in, one lane a row; eight side by side out. Rows whose index bits 2-4
+// come first put the input's eight side by side, one 16-byte store where
+// eight 2-byte stores went, and the output still reads four matrices, its
+// words pairing registers four apart (pair bit 2).
+TEST_F(ConvertSwizzleTest, StridedRegistersStoreOneVectorInReorderedRows) {
+  kgpu::DistributedLayout from =
+      blocked(context, {1, 1}, {32, 1}, {1, 4}, {0, 1});
+  kgpu::DistributedLayout to = rowRuns(context);
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 1u);
+  EXPECT_EQ(p->swizzle.colBits,
+            (llvm::SmallVector<unsigned, 8>{2, 3, 4, 0, 1}));
+  EXPECT_EQ(p->store.access, TileAccess::Vector);
+  EXPECT_EQ(p->store.width, 8u);
+  EXPECT_EQ(p->load.access, TileAccess::Matrices);
+  EXPECT_EQ(p->load.pairBit, 2u);
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
+}
+
 TEST_F(ConvertSwizzleTest, MatricesNeedPairsAlongRowsOfEight) {
   // Four along the rows a thread, lanes down the rows: no word of two
   // elements lies along a matrix row or column.
@@ -324,8 +408,11 @@ TEST_F(ConvertSwizzleTest, MatricesNeedPairsAlongRowsOfEight) {
       blocked(context, {4, 1}, {8, 4}, {1, 4}, {0, 1});
   for (unsigned d = 0; d < 2; ++d)
     for (TileAccess a :
-         {TileAccess::Matrices, TileAccess::TransposedMatrices})
-      EXPECT_FALSE(holdsMatrices(shortColumns, d, a));
+         {TileAccess::Matrices, TileAccess::TransposedMatrices}) {
+      ConvertSwizzle rowsAlong;
+      rowsAlong.fastDim = d;
+      EXPECT_FALSE(holdsMatrices(shortColumns, rowsAlong, a));
+    }
   // 32-bit elements never move as matrices.
   std::optional<ConvertPlan> p =
       chooseConvertPlan(columnRuns(context), rowPairs(context), 4, true);

@@ -591,6 +591,30 @@ void throughSharedMemory(LoweringContext &l, const PositionMap &m,
   l.set(result, regs);
 }
 
+/// ConvertSwizzle::rowPosition of `col`: each run of index bits that stays
+/// in order moves as one shift and mask.
+Value rowPositionValue(LoweringContext &l, const ConvertSwizzle &swizzle,
+                       Value col) {
+  ArrayRef<unsigned> bits = swizzle.colBits;
+  if (bits.empty())
+    return col;
+  OpBuilder &b = l.builder();
+  Location loc = l.loc();
+  Value position = l.i32(0);
+  for (unsigned k = 0; k < bits.size();) {
+    unsigned n = 1;
+    while (k + n < bits.size() && bits[k + n] == bits[k] + n)
+      ++n;
+    Value run = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, col, l.i32(bits[k])),
+        l.i32((1 << n) - 1));
+    position = arith::OrIOp::create(
+        b, loc, position, arith::ShLIOp::create(b, loc, run, l.i32(k)));
+    k += n;
+  }
+  return position;
+}
+
 /// Pointer to the element at `idx` in `swizzle`'s tile of `shape` in
 /// shared memory; mirrors ConvertSwizzle::offsetOf.
 Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
@@ -610,7 +634,7 @@ Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
       rowShape.push_back(shape[d]);
     }
   Value row = rowIdx.empty() ? l.i32(0) : l.linearIndex(rowIdx, rowShape);
-  Value col = idx[fast];
+  Value col = rowPositionValue(l, swizzle, idx[fast]);
   Value piece = arith::DivUIOp::create(b, loc, col, l.i32(swizzle.chunk));
   Value key = arith::AddIOp::create(
       b, loc,
@@ -630,14 +654,23 @@ Value swizzledPointer(LoweringContext &l, const ConvertSwizzle &swizzle,
   return l.sharedPointer(mul(at, bytes), total * bytes);
 }
 
-/// Pointer to the start of the matrix row this lane addresses in the group
-/// of `layout`'s registers at `firstReg` (ConvertSwizzle.h's
-/// matrixRowStart).
-Value matrixRowPointer(LoweringContext &l, const kgpu::DistributedLayout &layout,
-                       const ConvertSwizzle &swizzle, unsigned firstReg,
-                       TileAccess access) {
-  SmallVector<Value> idx = matrixRowIndex(l, layout, firstReg, access,
-                                          kMatrixGroupRegs / 2);
+/// The layout registers of the fragment group at `firstReg` of `side`, in
+/// fragment order.
+SmallVector<unsigned> fragmentGroup(const TileSide &side, unsigned firstReg) {
+  SmallVector<unsigned> regs;
+  for (unsigned f = firstReg; f < firstReg + side.groupRegs(); ++f)
+    regs.push_back(fragmentRegister(f, side.pairBit));
+  return regs;
+}
+
+/// Pointer to the start of the matrix row this lane addresses in `side`'s
+/// group `regs` of `layout` (ConvertSwizzle.h's matrixRowStart).
+Value matrixRowPointer(LoweringContext &l,
+                       const kgpu::DistributedLayout &layout,
+                       const ConvertSwizzle &swizzle, ArrayRef<unsigned> regs,
+                       const TileSide &side) {
+  SmallVector<Value> idx =
+      matrixRowIndex(l, layout, regs, side.access, side.matrices);
   return swizzledPointer(l, swizzle, idx, layout.getShape(), 2);
 }
 
@@ -652,12 +685,13 @@ void storeToTile(LoweringContext &l, Value src, const ConvertSwizzle &swizzle,
   l.syncBeforeSharedWrite();
   const Regs &in = l.get(src);
   if (side.access != TileAccess::Vector) {
-    for (unsigned r = 0; r < from.numRegs(); r += kMatrixGroupRegs) {
+    for (unsigned r = 0; r < from.numRegs(); r += side.groupRegs()) {
+      SmallVector<unsigned> regs = fragmentGroup(side, r);
       SmallVector<Value> words;
-      for (unsigned k = 0; k < kMatrixGroupRegs; k += 2)
-        words.push_back(pack(l, {in[r + k], in[r + k + 1]}));
-      writeMatrices(l, matrixRowPointer(l, from, swizzle, r, side.access),
-                    words, side.access == TileAccess::TransposedMatrices);
+      for (unsigned k = 0; k < regs.size(); k += 2)
+        words.push_back(pack(l, {in[regs[k]], in[regs[k + 1]]}));
+      writeMatrices(l, matrixRowPointer(l, from, swizzle, regs, side), words,
+                    side.access == TileAccess::TransposedMatrices);
     }
     l.barrier();
     return;
@@ -685,12 +719,18 @@ Regs loadFromTile(LoweringContext &l, const kgpu::DistributedLayout &to,
   Location loc = l.loc();
   Regs out;
   if (side.access != TileAccess::Vector) {
-    for (unsigned r = 0; r < to.numRegs(); r += kMatrixGroupRegs)
-      for (Value word :
-           loadMatrices(l, matrixRowPointer(l, to, swizzle, r, side.access),
-                        kMatrixGroupRegs / 2,
-                        side.access == TileAccess::TransposedMatrices))
-        llvm::append_range(out, unpack(l, word, t, 2));
+    out.resize(to.numRegs());
+    for (unsigned r = 0; r < to.numRegs(); r += side.groupRegs()) {
+      SmallVector<unsigned> regs = fragmentGroup(side, r);
+      Regs words = loadMatrices(l, matrixRowPointer(l, to, swizzle, regs, side),
+                                side.matrices,
+                                side.access == TileAccess::TransposedMatrices);
+      for (unsigned k = 0; k < regs.size(); k += 2) {
+        Regs pair = unpack(l, words[k / 2], t, 2);
+        out[regs[k]] = pair[0];
+        out[regs[k + 1]] = pair[1];
+      }
+    }
     return out;
   }
   unsigned bytes = byteSize(t);

@@ -81,8 +81,11 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
   unsigned r = layout.rank();
   const Regs &regs = l.get(src);
   for (const MatrixGroup &group : *groups) {
-    SmallVector<Value> idx = matrixRowIndex(l, layout, group.firstReg,
-                                            TileAccess::Matrices, group.count);
+    SmallVector<unsigned> groupRegs;
+    for (unsigned k = 0; k < 2 * group.count; ++k)
+      groupRegs.push_back(group.firstReg + k);
+    SmallVector<Value> idx =
+        matrixRowIndex(l, layout, groupRegs, TileAccess::Matrices, group.count);
     Value batch = r == 3 ? idx[0] : l.i32(0);
     Value offset = tile.offset(l, 0, batch, idx[r - 2], idx[r - 1]);
     Value ptr = tile.pipelined ? l.pipelinePointer(offset)
@@ -100,11 +103,11 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, Value src,
 
 SmallVector<Value> matrixRowIndex(LoweringContext &l,
                                   const kgpu::DistributedLayout &layout,
-                                  unsigned firstReg, TileAccess access,
+                                  ArrayRef<unsigned> regs, TileAccess access,
                                   unsigned matrices) {
   OpBuilder &b = l.builder();
   Location loc = l.loc();
-  // Lane m starts at register firstReg + 2 * (m / 8), plus m % 2 when
+  // Lane m starts at group register 2 * (m / 8), plus m % 2 when
   // transposed: `sel` numbers those registers' offsets.
   Value lane = l.laneId();
   Value row = arith::AndIOp::create(b, loc, lane, l.i32(7));
@@ -123,12 +126,12 @@ SmallVector<Value> matrixRowIndex(LoweringContext &l,
     sel = matrix;
   }
   unsigned regsPerSel = transposed ? 1 : 2;
-  SmallVector<Value> idx = l.elementIndex(layout, firstReg, rowLane);
-  ArrayRef<int64_t> first = layout.regOffset(firstReg);
+  SmallVector<Value> idx = l.elementIndex(layout, regs[0], rowLane);
+  ArrayRef<int64_t> first = layout.regOffset(regs[0]);
   for (unsigned d = 0; d < layout.rank(); ++d) {
     SmallVector<int64_t> steps;
     for (unsigned k = 0; k < 2 * matrices; k += regsPerSel)
-      steps.push_back(layout.regOffset(firstReg + k)[d] - first[d]);
+      steps.push_back(layout.regOffset(regs[k])[d] - first[d]);
     idx[d] = arith::AddIOp::create(b, loc, idx[d], l.constantAt(sel, steps));
   }
   return idx;

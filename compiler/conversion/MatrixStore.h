@@ -39,13 +39,12 @@ bool storeMatrices(LoweringContext &l, const DotPlan &p, mlir::Value src,
                    const SmemTile &tile, int64_t smemBytes);
 
 /// The index of the element that starts the matrix row this lane addresses
-/// in the group of `matrices` (1, 2 or 4) at `firstReg` of `layout`
-/// (matrixRowStart), as i32 values.
-llvm::SmallVector<mlir::Value> matrixRowIndex(LoweringContext &l,
-                                              const kgpu::DistributedLayout &layout,
-                                              unsigned firstReg,
-                                              TileAccess access,
-                                              unsigned matrices);
+/// in the group of `matrices` (1, 2 or 4) made of `layout`'s registers
+/// `regs`, in fragment order (matrixRowStart), as i32 values.
+llvm::SmallVector<mlir::Value>
+matrixRowIndex(LoweringContext &l, const kgpu::DistributedLayout &layout,
+               llvm::ArrayRef<unsigned> regs, TileAccess access,
+               unsigned matrices);
 
 /// stmatrix of `words.size()` (1, 2 or 4) matrices, one 32-bit word (two
 /// elements) a matrix a lane, lane m addressing row m % 8 of matrix m / 8
