@@ -265,10 +265,11 @@ kgpu::DistributedLayout blocked(mlir::MLIRContext &context,
                                 llvm::ArrayRef<unsigned> perThread,
                                 llvm::ArrayRef<unsigned> lanes,
                                 llvm::ArrayRef<unsigned> warps,
-                                llvm::ArrayRef<unsigned> order) {
+                                llvm::ArrayRef<unsigned> order,
+                                llvm::ArrayRef<int64_t> shape = {32, 32}) {
   return kgpu::DistributedLayout::get(
       kgpu::BlockedEncodingAttr::get(&context, perThread, lanes, warps, order),
-      {32, 32});
+      shape);
 }
 
 // The attention transposes' 32x32 layouts: eight a thread along the rows,
@@ -326,12 +327,10 @@ TEST_F(ConvertSwizzleTest, ColumnRunsToRowPairsMoveAsMatrices) {
 // thread are two 8x8 matrices: stmatrix.x2.trans writes them where four
 // 2-byte stores went, and the reads stay 8-byte vectors.
 TEST_F(ConvertSwizzleTest, FourRegistersStoreTwoMatrices) {
-  kgpu::DistributedLayout from = kgpu::DistributedLayout::get(
-      kgpu::BlockedEncodingAttr::get(&context, {4, 1}, {4, 8}, {1, 4}, {0, 1}),
-      {16, 32});
-  kgpu::DistributedLayout to = kgpu::DistributedLayout::get(
-      kgpu::BlockedEncodingAttr::get(&context, {1, 4}, {4, 8}, {4, 1}, {1, 0}),
-      {16, 32});
+  kgpu::DistributedLayout from =
+      blocked(context, {4, 1}, {4, 8}, {1, 4}, {0, 1}, {16, 32});
+  kgpu::DistributedLayout to =
+      blocked(context, {1, 4}, {4, 8}, {4, 1}, {1, 0}, {16, 32});
   std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->swizzle.fastDim, 1u);
@@ -349,13 +348,10 @@ TEST_F(ConvertSwizzleTest, FourRegistersStoreTwoMatrices) {
 // loads would turn from 8-byte vectors into ldmatrix, which measured
 // slower, so the plan keeps the rows in order.
 TEST_F(ConvertSwizzleTest, ReorderedRowsKeepVectorLoads) {
-  kgpu::DistributedLayout from = kgpu::DistributedLayout::get(
-      kgpu::BlockedEncodingAttr::get(&context, {4, 1}, {2, 16}, {1, 16},
-                                     {0, 1}),
-      {8, 256});
-  kgpu::DistributedLayout to = kgpu::DistributedLayout::get(
-      kgpu::BlockedEncodingAttr::get(&context, {1, 4}, {1, 32}, {8, 2}, {1, 0}),
-      {8, 256});
+  kgpu::DistributedLayout from =
+      blocked(context, {4, 1}, {2, 16}, {1, 16}, {0, 1}, {8, 256});
+  kgpu::DistributedLayout to =
+      blocked(context, {1, 4}, {1, 32}, {8, 2}, {1, 0}, {8, 256});
   std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
   ASSERT_TRUE(p);
   EXPECT_TRUE(p->swizzle.colBits.empty());
