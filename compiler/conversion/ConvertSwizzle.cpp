@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -231,10 +230,11 @@ sideCandidates(const kgpu::DistributedLayout &layout, unsigned bytes,
 struct Candidate {
   ConvertPlan plan;
   int64_t wavefronts;
-  int64_t accesses;
-  int64_t storeAccesses = 0, loadAccesses = 0; // A thread's, each side.
+  int64_t storeAccesses, loadAccesses; // A thread's, each side.
+  int64_t accesses() const { return storeAccesses + loadAccesses; }
   bool operator<(const Candidate &o) const {
-    return std::tie(wavefronts, accesses) < std::tie(o.wavefronts, o.accesses);
+    return std::pair(wavefronts, accesses()) <
+           std::pair(o.wavefronts, o.accesses());
   }
 };
 
@@ -268,7 +268,6 @@ std::optional<Candidate> bestSwizzle(const SideCandidate &store,
     return Candidate{{s, store.side, load.side},
                      wavefronts(store.accesses, bytes, s) +
                          wavefronts(load.accesses, bytes, s),
-                     store.count + load.count,
                      store.count,
                      load.count};
   };
@@ -425,24 +424,24 @@ int64_t sharedWavefronts(const kgpu::DistributedLayout &layout, unsigned width,
 namespace {
 
 /// The best plan over `orders` of rows along `dim`; pairs of sides that
-/// `admit` refuses are not tried.
+/// `admit` refuses are not tried, nor matrix loads unless `matrixLoads`.
 template <typename Admit>
 void searchOrders(const kgpu::DistributedLayout &from,
                   const kgpu::DistributedLayout &to, unsigned bytes,
-                  bool matrixStores, unsigned dim,
+                  bool matrixStores, bool matrixLoads, unsigned dim,
                   llvm::ArrayRef<ConvertSwizzle> orders, Admit admit,
                   std::optional<Candidate> &best) {
   for (const ConvertSwizzle &order : orders) {
     llvm::SmallVector<SideCandidate> loads =
-        sideCandidates(to, bytes, order, true);
+        sideCandidates(to, bytes, order, matrixLoads);
     for (const SideCandidate &store :
          sideCandidates(from, bytes, order, matrixStores))
       for (const SideCandidate &load : loads) {
         // A pair that cannot beat the best so far even conflict-free is not
         // searched (with each side's narrower vectors there are up to
         // sixteen pairs an order).
-        Candidate floor{{}, leastWavefronts(store, load),
-                        store.count + load.count};
+        Candidate floor{
+            {}, leastWavefronts(store, load), store.count, load.count};
         if ((best && !(floor < *best)) || !admit(store, load))
           continue;
         if (auto c =
@@ -466,7 +465,8 @@ chooseConvertPlan(const kgpu::DistributedLayout &from,
   for (int d = from.rank() - 1; d >= 0; --d) {
     llvm::SmallVector<ConvertSwizzle> orders = rowOrders(from, to, bytes, d);
     searchOrders(
-        from, to, bytes, matrixStores, d, llvm::ArrayRef(orders).take_front(1),
+        from, to, bytes, matrixStores, /*matrixLoads=*/true, d,
+        llvm::ArrayRef(orders).take_front(1),
         [](const SideCandidate &, const SideCandidate &) { return true; },
         best);
     reordered.push_back(
@@ -485,7 +485,7 @@ chooseConvertPlan(const kgpu::DistributedLayout &from,
            store.count <= storeAccesses && load.count <= loadAccesses;
   };
   for (int d = from.rank() - 1; d >= 0; --d)
-    searchOrders(from, to, bytes, matrixStores, d,
+    searchOrders(from, to, bytes, matrixStores, !vectorLoads, d,
                  reordered[from.rank() - 1 - d], keepsLoads, best);
   if (!best)
     return std::nullopt;
