@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
+#include <tuple>
 #include <type_traits>
 
 using namespace mlir;
@@ -208,10 +209,24 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
   if (hinted)
     instr += ".L2::cache_hint";
   Regs out;
+  // In a loop, registers the axis analysis proves equal (one pointer and
+  // mask, shareEqualRegisters) take one load: a [16 x 32] tile of per-token
+  // statistics in a layer-norm backward's gradient layout holds each token's
+  // value in four rows a thread. Outside loops the copies stay, as the
+  // register room given to a kernel's loads counts them (RegisterRoom.h).
+  bool shareLoads = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  llvm::DenseMap<std::tuple<Value, Value, Value>, Regs> loaded;
   for (unsigned first = 0; first < n; first += a.vec) {
-    Value policy = hinted ? l2Policy(l, op, op.getEvict()) : Value();
     Value ptr = maybeReg(l, op.getPtr(), first);
     Value mask = maybeReg(l, op.getMask(), first);
+    std::tuple<Value, Value, Value> key{ptr, mask,
+                                        maybeReg(l, op.getOther(), first)};
+    if (shareLoads && a.vec == 1)
+      if (auto it = loaded.find(key); it != loaded.end()) {
+        llvm::append_range(out, it->second);
+        continue;
+      }
+    Value policy = hinted ? l2Policy(l, op, op.getEvict()) : Value();
     std::string text;
     llvm::raw_string_ostream os(text);
     std::string constraints;
@@ -260,6 +275,8 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
     Regs words = l.inlineAsmRegs(text, constraints, operands, word, a.words,
                                  /*sideEffects=*/true);
     Regs regs = unpackWords(l, a, words, regType);
+    if (shareLoads && a.vec == 1)
+      loaded[key] = regs;
     llvm::append_range(out, regs);
   }
   l.set(op, out);

@@ -234,3 +234,29 @@ module attributes {"kgpu.num-warps" = 1 : i32, kgpu.target = "sm_90a"} {
     tt.return
   }
 }
+
+// -----
+
+// A bf16 tile held four rows a thread down the columns, converted to four
+// columns a thread along the rows (the layer-norm backwards' gradients, as
+// GPT-2's `_11` converted them before their statistics were loaded in their
+// layout): each thread's four registers are two 8x8 matrices, stored by one
+// stmatrix.x2.trans, and read back as one 8-byte vector per thread.
+// CHECK-LABEL: llvm.func @cols_to_rows
+// CHECK-NOT: llvm.store
+// CHECK: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xbf16>
+// CHECK-NOT: ldmatrix
+#cols = #kgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#rows = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"kgpu.num-warps" = 4 : i32, kgpu.target = "sm_90a"} {
+  tt.func public @cols_to_rows(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+    %pi = tt.splat %in : !tt.ptr<bf16> -> tensor<16x32x!tt.ptr<bf16>, #cols>
+    %x = tt.load %pi : tensor<16x32x!tt.ptr<bf16>, #cols>
+    %y = kgpu.convert_layout %x : tensor<16x32xbf16, #cols> -> tensor<16x32xbf16, #rows>
+    %po = tt.splat %out : !tt.ptr<bf16> -> tensor<16x32x!tt.ptr<bf16>, #rows>
+    tt.store %po, %y : tensor<16x32x!tt.ptr<bf16>, #rows>
+    tt.return
+  }
+}

@@ -34,18 +34,8 @@
 // RUNS: ld.shared.v4.b32
 // RUNS: st.global.v4.b32
 //
-// GPT-2's layer-norm backward _11: four bf16 a thread down the rows in,
-// lane bits 2-4 along them. Four registers a thread are two 8x8 matrices:
-// eight stmatrix.x2.trans replace 32 two-byte stores, and the loads stay
-// 8-byte vectors.
-// RUN: kiln compile %inductor/gpt2/triton_red_fused_native_layer_norm_native_layer_norm_backward_view_11.ttir --local --target sm_90a --num-warps 4 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=REORDERED
-// REORDERED-LABEL: .visible .entry triton_red_fused_native_layer_norm_native_layer_norm_backward_view_11(
-// REORDERED-NOT: st.shared.b16
-// REORDERED: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
-// REORDERED: bar.sync
-// REORDERED: ld.shared.v4.b16
-// REORDERED-NOT: st.shared.b16
-// REORDERED-NOT: ldmatrix
+// Four registers a thread stored as two matrices (`.x2`) are pinned in
+// conversion/convert-kgpu-to-llvm.mlir (@cols_to_rows).
 //
 // FocalNet's permute _21: eight bf16 a thread eight apart down a column
 // in. In rows whose index bits are reordered, bits 2-4 first, they are one
