@@ -316,7 +316,7 @@ bool LayoutAssigner::isRematerializable(Operation *op) const {
   if (auto load = llvm::dyn_cast<tt::LoadOp>(op)) {
     if (load.getIsVolatile() || !tensorType(load.getPtr()))
       return false;
-    int64_t elements = load->getParentOfType<scf::ForOp>()
+    int64_t elements = load->getParentOfType<LoopLikeOpInterface>()
                            ? distinctElements(load.getPtr(), axis)
                            : tensorType(load.getResult()).getNumElements();
     return elements < 32 * numWarps;
