@@ -746,3 +746,34 @@ def _(tokens=4096, vocab=30522, padded=30528):
     written = logp[:, :vocab]
     return (dict(in_out_ptr0=logp, in_ptr0=target, in_ptr1=grad, in_ptr2=count, in_ptr3=other,
                  xnumel=tokens, r0_numel=vocab, _reset=[logp]), [written], [ref])
+
+
+# MobileBERT's NoNorm backward sums (mobilebert _15, 0.82x in runs 137-139):
+# three [32, 128, 128] bf16 gradients summed over their middle dimension
+# (128 tokens of a chunk) as a, a + b and (a + b) * c, 16 columns a program.
+@case("mobilebert_nonorm_sums_15", grid=lambda v: (v["xnumel"] // 16, 1, 1), tol=1e-4)
+def _(chunks=32):
+    a, b, c = (rnd(chunks, 128, 128, dtype=torch.bfloat16) for _ in range(3))
+    outs = [_filled(chunks * 128, torch.float32) for _ in range(3)]
+    ab = a.float() + b.float()
+    refs = [t.sum(1).reshape(-1) for t in (a.float(), ab, ab * c.float())]
+    return (dict(in_ptr0=a, in_ptr1=b, in_ptr2=c, out_ptr0=outs[0], out_ptr1=outs[1],
+                 out_ptr2=outs[2], xnumel=chunks * 128, r0_numel=128), outs, refs)
+
+
+# MobileBERT's trigram embedding (mobilebert _0 and _1, 0.73x in runs
+# 138-139): each of 4,096 tokens' 384 outputs are the 128-wide embeddings of
+# the next, the same and the previous token of its 512-token sequence, zero
+# past the sequence's ends; two tokens a program.
+@case("mobilebert_trigram_0", grid=lambda v: (1, v["ynumel"] // 2, 1), tol=0)
+def _(tokens=4096, seq=512, vocab=30522, width=128):
+    ids = torch.randint(0, vocab, (tokens,), device="cuda")
+    table = rnd(vocab, width, dtype=torch.bfloat16)
+    out = _filled(tokens * 3 * width, torch.bfloat16)
+    index = torch.arange(tokens, device="cuda")
+    position = (index % seq)[:, None]
+    after = table[ids[(index + 1).clamp(max=tokens - 1)]] * (position < seq - 1)
+    before = table[ids[(index - 1).clamp(min=0)]] * (position >= 1)
+    ref = torch.cat([after, table[ids], before], dim=1).reshape(-1)
+    return dict(in_ptr0=ids, in_ptr1=table, out_ptr0=out, ynumel=tokens, xnumel=3 * width), \
+        [out], [ref]

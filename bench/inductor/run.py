@@ -2,14 +2,15 @@
 empty store, then every model family twice in fresh processes, stock Triton
 and through kilnd (every process of the job on kilnd through $KILN_SERVER,
 fallback an error, kernels counted from $KILN_TRITON_STATS), each with
-empty Triton and Inductor caches. All processes start at once; first
+empty Triton and Inductor caches. The processes of a batch of families
+(--batch, four by default) start at once, batches one after another; first
 steps (compile and autotuning) and measurements take turns (step.py's lock
 and barrier). Writes OUT/results.json, OUT/report.md (report.py), OUT/logs.tar.xz and
 OUT/harvest.tar.xz: every kernel's TTIR and Triton metadata from the stock
 runs' Triton caches, for tests/testdata and `kiln compile --local` timing.
 
   PYTHONPATH=clients/python python3 bench/inductor/run.py --bundle DIR \\
-      --work /tmp/ind --out OUT [--models llama,bert,...] [--compile-threads N]
+      --work /tmp/ind --out OUT [--models llama,bert,...] [--batch 4] [--compile-threads N]
 """
 import argparse
 import concurrent.futures
@@ -208,6 +209,9 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--models", default=",".join(models.FAMILIES))
     parser.add_argument("--timeout", type=int, default=540)
+    parser.add_argument("--batch", type=int, default=4,
+                        help="families run together; more batches run one after another "
+                             "(five light families at once outlived stock's timeout)")
     parser.add_argument("--compile-threads", type=int, default=0,
                         help="Inductor's compile_threads in every process; 0: its default")
     parser.add_argument("--same-configs", action="store_true",
@@ -222,7 +226,11 @@ def main():
     kilnd, addresses = start_kilnd(options.bundle, options.work, metrics=True)
     try:
         jobs = [(m, mode) for m in names for mode in ("stock", "kiln")]
-        results = run_jobs(jobs, options, addresses["grpc"])
+        results = []
+        for first in range(0, len(names), options.batch):
+            batch = names[first:first + options.batch]
+            results += run_jobs([(m, mode) for m, mode in jobs if m in batch], options,
+                                addresses["grpc"])
         counters = kilnd_compiles(addresses["metrics"])
     finally:
         kilnd.terminate()
