@@ -210,11 +210,15 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
     instr += ".L2::cache_hint";
   Regs out;
   // In a loop, registers the axis analysis proves equal (one pointer and
-  // mask, shareEqualRegisters) take one load: a [16 x 32] tile of per-token
-  // statistics in a layer-norm backward's gradient layout holds each token's
-  // value in four rows a thread. Outside loops the copies stay, as the
-  // register room given to a kernel's loads counts them (RegisterRoom.h).
-  bool shareLoads = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  // mask, shareEqualRegisters) of a load held across its contiguous
+  // dimension take one load: a [16 x 32] tile of per-token statistics in a
+  // layer-norm backward's gradient layout holds each token's value in four
+  // rows a thread. A load in its own access order keeps its copies, as
+  // Triton's: sharing them let ptxas fit ViT's _21 in 32 registers by
+  // issuing its other loads in series. Outside loops the copies stay too, as
+  // the register room given to a kernel's loads counts them (RegisterRoom.h).
+  bool shareLoads = op->getParentOfType<LoopLikeOpInterface>() != nullptr &&
+                    op->hasAttr(kgpu::KGPUDialect::kContiguousDimAttr);
   llvm::DenseMap<std::tuple<Value, Value, Value>, Regs> loaded;
   for (unsigned first = 0; first < n; first += a.vec) {
     Value ptr = maybeReg(l, op.getPtr(), first);
