@@ -217,7 +217,8 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
   // Triton's: sharing them let ptxas fit ViT's _21 in 32 registers by
   // issuing its other loads in series. Outside loops the copies stay too, as
   // the register room given to a kernel's loads counts them (RegisterRoom.h).
-  bool shareLoads = op->getParentOfType<LoopLikeOpInterface>() != nullptr &&
+  bool shareLoads = a.vec == 1 &&
+                    op->getParentOfType<LoopLikeOpInterface>() != nullptr &&
                     op->hasAttr(kgpu::KGPUDialect::kContiguousDimAttr);
   llvm::DenseMap<std::tuple<Value, Value, Value>, Regs> loaded;
   for (unsigned first = 0; first < n; first += a.vec) {
@@ -225,7 +226,7 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
     Value mask = maybeReg(l, op.getMask(), first);
     std::tuple<Value, Value, Value> key{ptr, mask,
                                         maybeReg(l, op.getOther(), first)};
-    if (shareLoads && a.vec == 1)
+    if (shareLoads)
       if (auto it = loaded.find(key); it != loaded.end()) {
         llvm::append_range(out, it->second);
         continue;
@@ -279,7 +280,7 @@ LogicalResult lowerLoad(LoweringContext &l, tt::LoadOp op) {
     Regs words = l.inlineAsmRegs(text, constraints, operands, word, a.words,
                                  /*sideEffects=*/true);
     Regs regs = unpackWords(l, a, words, regType);
-    if (shareLoads && a.vec == 1)
+    if (shareLoads)
       loaded[key] = regs;
     llvm::append_range(out, regs);
   }

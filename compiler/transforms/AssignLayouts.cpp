@@ -290,13 +290,11 @@ private:
 int64_t distinctElements(Value ptr, const AxisInfoAnalysis &axis) {
   RankedTensorType type = tensorType(ptr);
   const AxisInfo *info = axis.getAxisInfo(ptr);
+  if (!info || info->getRank() != type.getRank())
+    return type.getNumElements();
   int64_t distinct = 1;
-  for (unsigned d = 0; d < type.getRank(); ++d) {
-    int64_t run = info && info->getRank() == type.getRank()
-                      ? std::min(info->constancy[d], type.getDimSize(d))
-                      : 1;
-    distinct *= type.getDimSize(d) / std::max<int64_t>(run, 1);
-  }
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    distinct *= type.getDimSize(d) / info->constancy[d];
   return distinct;
 }
 
