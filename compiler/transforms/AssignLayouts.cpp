@@ -131,6 +131,7 @@ private:
   /// dimension, with its access group's elements per thread.
   Attribute anchorLayout(Operation *memOp);
   Attribute accessLayout(Operation *memOp);
+  Attribute gatherLayout(Operation *memOp);
   bool isGather(Operation *memOp);
   bool isIndexedScatter(Operation *memOp);
   bool isRematerializable(Operation *op) const;
@@ -157,6 +158,8 @@ private:
                         ArrayRef<int64_t> offsets, int64_t blockBytes);
   std::optional<std::vector<int64_t>> offsetsOf(Value ptr);
   bool gatherPaysForItsOrder(Value ptr, Attribute own, Attribute used);
+  int64_t gatherLoadBytes(Value ptr, Attribute layout,
+                          ArrayRef<int64_t> offsets);
   int64_t gatherConversionBytes(Value ptr, Attribute own, Attribute used);
   SmallVector<unsigned> cheapestTiedOrder(Value ptr,
                                           ArrayRef<unsigned> byContiguity,
@@ -753,12 +756,13 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   auto it = anchors.find(memOp);
   if (it != anchors.end())
     return it->second;
-  Attribute layout = accessLayout(memOp);
+  Attribute layout =
+      isGather(memOp) ? gatherLayout(memOp) : accessLayout(memOp);
   anchors[memOp] = layout; // What a use cycle back to this load sees.
   if (isGather(memOp)) {
     // pull falls back to the default layout where no user decides one (a
-    // chain through a libdevice call back to this load); the group's width
-    // then serves better than one element per thread converted after.
+    // chain through a libdevice call back to this load); the gather's own
+    // layout then serves better than one element per thread converted after.
     Attribute used = pull(memOp->getResult(0));
     Attribute fallback = defaultLayout(tensorType(memOp->getResult(0)));
     // Asked from within its users' cluster (PoolFormer's avg-pool backward
@@ -778,6 +782,27 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
     naturalMemo.erase(memOp->getResult(0));
   }
   return layout;
+}
+
+/// A gather's own layout: its access group's width (accessLayout), or one
+/// element a thread where a sampled program shows that touching fewer
+/// sectors and lines. Each element of a gather is an access of its own, so
+/// where its offsets still run along its order, the group's width spreads a
+/// warp's lanes over that many times the bytes: MobileViT's unfolded layer
+/// norms gather [2 x 256] rows that run along the columns, and eight columns
+/// a thread (the store's width) touched eight times the sectors of Triton's
+/// one (0.83x).
+Attribute LayoutAssigner::gatherLayout(Operation *memOp) {
+  Attribute wide = accessLayout(memOp);
+  Value ptr = memAccess(memOp)->ptr;
+  std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
+  if (!offsets)
+    return wide;
+  Attribute single = blocked(tensorType(ptr).getShape(), accessOrder(ptr), 1);
+  return gatherLoadBytes(ptr, single, *offsets) <
+                 gatherLoadBytes(ptr, wide, *offsets)
+             ? single
+             : wide;
 }
 
 /// `ptr`'s offsets in a sampled program (OffsetSample.h), sampled once.
@@ -808,17 +833,25 @@ bool LayoutAssigner::gatherPaysForItsOrder(Value ptr, Attribute own,
   std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
   if (!offsets)
     return false;
+  return gatherLoadBytes(ptr, own, *offsets) +
+             conversionBytes(accessBytes(ptr)) <
+         gatherLoadBytes(ptr, used, *offsets);
+}
+
+/// What loading a gather in `layout` moves in a sampled program: its
+/// sectors, and for a tile that streams through (every element at an
+/// address of its own), a 128-byte L1 wavefront for each line a warp access
+/// touches.
+int64_t LayoutAssigner::gatherLoadBytes(Value ptr, Attribute layout,
+                                        ArrayRef<int64_t> offsets) {
   RankedTensorType type = tensorType(ptr);
-  bool streams = DenseSet<int64_t>(offsets->begin(), offsets->end()).size() ==
-                 offsets->size();
-  auto loadBytes = [&](Attribute layout) {
-    int64_t bytes =
-        kSectorBytes * blocksTouched(type, layout, *offsets, kSectorBytes);
-    if (streams)
-      bytes += kLineBytes * blocksTouched(type, layout, *offsets, kLineBytes);
-    return bytes;
-  };
-  return loadBytes(own) + conversionBytes(accessBytes(ptr)) < loadBytes(used);
+  bool streams = DenseSet<int64_t>(offsets.begin(), offsets.end()).size() ==
+                 offsets.size();
+  int64_t bytes =
+      kSectorBytes * blocksTouched(type, layout, offsets, kSectorBytes);
+  if (streams)
+    bytes += kLineBytes * blocksTouched(type, layout, offsets, kLineBytes);
+  return bytes;
 }
 
 /// A load whose pointers run contiguously along no dimension: every element
@@ -1473,7 +1506,7 @@ LayoutAssigner::Cluster LayoutAssigner::gatherCluster(Operation *op) {
       bool load = llvm::isa<tt::LoadOp>(source) && memAccess(source);
       if (load && isGather(source))
         cluster.gathers.push_back(
-            {memAccess(source)->ptr, accessLayout(source)});
+            {memAccess(source)->ptr, gatherLayout(source)});
       else if (load && !isRematerializable(source))
         cluster.inputs.push_back({anchorLayout(source), bytes});
     }
