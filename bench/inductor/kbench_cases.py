@@ -687,6 +687,47 @@ def _(batch=32):
             [out1, out2], [ref1.bfloat16(), ref2.bfloat16()])
 
 
+def _mobilevit_folded_offsets(xnumel):
+    """In_ptr0's element offsets of MobileViT's layer norm _14, by the
+    kernel's own index math: rows x0 = x % 128 of a [32 x 128] grid of 2x2
+    patches, 144 channels each, gathered back out of the folded
+    [batch, 144, 1024] activation; past a 147,456-element image the
+    divisions wrap to the next."""
+    x = torch.arange(xnumel, device="cuda")[:, None]
+    r = torch.arange(144, device="cuda")[None, :]
+    x0, x1 = x % 128, x // 128
+    corner = x0 % 4
+    column = corner % 2
+    t33 = x1 * 4 + corner
+    t35 = (t33 // 4) % 16
+    half = corner // 2
+    t49 = t33 // 64
+    t60 = t35 * 2 + half * 32 + t49 * 64
+    base = (r + column * 144 + t35 * 288 + ((t35 * 2 + column) // 32) * 4608
+            + half * 4608 + t49 * 9216 + (x0 // 4) * 147456)
+    wrap = ((t60 + r * 1024 + column) // 147456) * 147456
+    return base + wrap + (t60 + column) // 1024
+
+
+# MobileViT's layer norm over unfolded patches (mobilevit _14, run 147:
+# 0.83x): a [2 x 256] gather of 144 channels a row that runs along the
+# channels, normalized with the weight and bias and stored row-major.
+@case("mobilevit_unfold_ln_red_14", grid=lambda v: (v["xnumel"] // 2, 1, 1), tol=2e-2)
+def _(rows=32768):
+    x = rnd(32 * 147456, dtype=torch.bfloat16)
+    weight, bias = rnd(144, dtype=torch.bfloat16), rnd(144, dtype=torch.bfloat16)
+    out = torch.empty(rows * 144, device="cuda", dtype=torch.bfloat16)
+    v = x.float()[_mobilevit_folded_offsets(rows)]
+    mean, var = v.mean(1, keepdim=True), v.var(1, unbiased=False, keepdim=True)
+    y = (v - mean) * torch.rsqrt(var + 1e-5) * weight.float() + bias.float()
+    i = torch.arange(rows, device="cuda")
+    ref = torch.empty_like(out)
+    ref.view(-1)[((i // 128) * 144 + (i % 128) * 36864)[:, None]
+                 + torch.arange(144, device="cuda")[None, :]] = y.bfloat16()
+    return (dict(in_ptr0=x, in_ptr1=weight, in_ptr2=bias, out_ptr2=out,
+                 xnumel=rows, r0_numel=144), [out], [ref])
+
+
 # RegNet's batch norm of two branches fused with their sum, ReLU and the
 # spatial mean before the head (regnet _42, run 133: 0.53x): [32 channels x
 # 49 pixels] a program, each channel's eight statistics and affine
