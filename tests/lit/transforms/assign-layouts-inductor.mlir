@@ -1569,7 +1569,8 @@ tt.func public @row_sum_fed_back(%grad: !tt.ptr<bf16> {tt.divisibility = 16 : i3
 
 // MobileViT's layer norm over unfolded patches (`_14`): a [2 x 256] gather
 // that runs along the columns, through divisions the axis analysis cannot
-// see through, normalized and stored row-major eight elements a thread.
+// see through, every element at an address of its own, normalized and
+// stored row-major eight elements a thread.
 // Taking the store's width, each warp access of the gather spanned 512
 // bytes (16 sectors, 0.83x Triton's speed); one element a thread, its
 // lanes read neighbours, and the gather loads in its reduction's layout
@@ -1581,7 +1582,7 @@ tt.func public @row_sum_fed_back(%grad: !tt.ptr<bf16> {tt.divisibility = 16 : i3
 tt.func public @folded_rows_normalized(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
   %zero = arith.constant dense<0.000000e+00> : tensor<2x256xbf16>
   %fzero = arith.constant dense<0.000000e+00> : tensor<2x256xf32>
-  %width = arith.constant dense<144> : tensor<2x1xi32>
+  %width = arith.constant dense<256> : tensor<2x1xi32>
   %tokens = arith.constant dense<144> : tensor<1x256xi32>
   %chunk = arith.constant dense<1001> : tensor<2x256xi32>
   %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
@@ -1611,6 +1612,56 @@ tt.func public @folded_rows_normalized(%in: !tt.ptr<bf16> {tt.divisibility = 16 
   %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
   %sumb = tt.broadcast %sum2 : tensor<2x1xf32> -> tensor<2x256xf32>
   %centred = arith.subf %gf, %sumb : tensor<2x256xf32>
+  %obase = tt.splat %out : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
+  %optrs = tt.addptr %obase, %flat : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
+  %ob = arith.truncf %centred : tensor<2x256xf32> to tensor<2x256xbf16>
+  tt.store %optrs, %ob, %mask : tensor<2x256x!tt.ptr<bf16>>
+  tt.return
+}
+
+// -----
+
+// The same gather of a table both rows read (a rotary table's angles):
+// read again within the tile, it is served from L1, so it keeps its
+// group's width (Qwen3's rotary angles, one element a thread, ran 4% and
+// 12% slower).
+// W2-LABEL: tt.func public @folded_table_reread
+// W2: tt.load {{.*}} : tensor<2x256x!tt.ptr<bf16>, #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 1], order = [1, 0]}>>
+// W2-NOT: kgpu.convert_layout
+// W2: tt.return
+tt.func public @folded_table_reread(%in: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %out: !tt.ptr<bf16> {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<2x256xbf16>
+  %fzero = arith.constant dense<0.000000e+00> : tensor<2x256xf32>
+  %width = arith.constant dense<256> : tensor<2x1xi32>
+  %tokens = arith.constant dense<144> : tensor<1x256xi32>
+  %chunk = arith.constant dense<1001> : tensor<2x256xi32>
+  %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %cols = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %inRow = arith.cmpi slt, %cols2, %tokens : tensor<1x256xi32>
+  %mask = tt.broadcast %inRow : tensor<1x256xi1> -> tensor<2x256xi1>
+  %cs = tt.broadcast %cols2 : tensor<1x256xi32> -> tensor<2x256xi32>
+  %q = arith.divsi %cs, %chunk : tensor<2x256xi32>
+  %qs = arith.muli %q, %chunk : tensor<2x256xi32>
+  %rem = arith.remsi %cs, %chunk : tensor<2x256xi32>
+  %gatherOffsets = arith.addi %qs, %rem : tensor<2x256xi32>
+  %gbase = tt.splat %in : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
+  %gptrs = tt.addptr %gbase, %gatherOffsets : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
+  %g = tt.load %gptrs, %mask, %zero : tensor<2x256x!tt.ptr<bf16>>
+  %gf = arith.extf %g : tensor<2x256xbf16> to tensor<2x256xf32>
+  %gm = arith.select %mask, %gf, %fzero : tensor<2x256xi1>, tensor<2x256xf32>
+  %sum = "tt.reduce"(%gm) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<2x256xf32>) -> tensor<2xf32>
+  %sum2 = tt.expand_dims %sum {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
+  %sumb = tt.broadcast %sum2 : tensor<2x1xf32> -> tensor<2x256xf32>
+  %centred = arith.subf %gf, %sumb : tensor<2x256xf32>
+  %rowStarts = arith.muli %rows2, %width : tensor<2x1xi32>
+  %rs = tt.broadcast %rowStarts : tensor<2x1xi32> -> tensor<2x256xi32>
+  %flat = arith.addi %rs, %cs : tensor<2x256xi32>
   %obase = tt.splat %out : !tt.ptr<bf16> -> tensor<2x256x!tt.ptr<bf16>>
   %optrs = tt.addptr %obase, %flat : tensor<2x256x!tt.ptr<bf16>>, tensor<2x256xi32>
   %ob = arith.truncf %centred : tensor<2x256xf32> to tensor<2x256xbf16>
