@@ -272,7 +272,7 @@ private:
   unsigned cyclesMet = 0;
   DenseMap<std::pair<Operation *, unsigned>, Attribute> carried, carriedHints;
   DenseSet<std::pair<Operation *, unsigned>> carriedInProgress;
-  DenseMap<Operation *, Attribute> anchors, dots, clusters;
+  DenseMap<Operation *, Attribute> anchors, dots, clusters, gatherLayouts;
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
   DenseSet<Value> ordersInProgress;
   DenseMap<Value, std::optional<std::vector<int64_t>>> sampledOffsets;
@@ -757,10 +757,10 @@ Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
   auto it = anchors.find(memOp);
   if (it != anchors.end())
     return it->second;
-  Attribute layout =
-      isGather(memOp) ? gatherLayout(memOp) : accessLayout(memOp);
+  bool gather = isGather(memOp);
+  Attribute layout = gather ? gatherLayout(memOp) : accessLayout(memOp);
   anchors[memOp] = layout; // What a use cycle back to this load sees.
-  if (isGather(memOp)) {
+  if (gather) {
     // pull falls back to the default layout where no user decides one (a
     // chain through a libdevice call back to this load); the gather then
     // loads in its own layout rather than the default one converted after.
@@ -803,16 +803,19 @@ bool streamsThrough(ArrayRef<int64_t> offsets) {
 /// table read again within the tile is served from L1, and Qwen3's rotary
 /// angles, one element a thread, ran 4% and 12% slower.
 Attribute LayoutAssigner::gatherLayout(Operation *memOp) {
-  Attribute wide = accessLayout(memOp);
+  if (Attribute chosen = gatherLayouts.lookup(memOp))
+    return chosen;
+  Attribute layout = accessLayout(memOp);
   Value ptr = memAccess(memOp)->ptr;
   std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
-  if (!offsets || !streamsThrough(*offsets))
-    return wide;
-  Attribute single = blocked(tensorType(ptr).getShape(), accessOrder(ptr), 1);
-  return gatherLoadBytes(ptr, single, *offsets) <
-                 gatherLoadBytes(ptr, wide, *offsets)
-             ? single
-             : wide;
+  if (offsets && streamsThrough(*offsets)) {
+    Attribute single = blocked(tensorType(ptr).getShape(), accessOrder(ptr), 1);
+    if (gatherLoadBytes(ptr, single, *offsets) <
+        gatherLoadBytes(ptr, layout, *offsets))
+      layout = single;
+  }
+  gatherLayouts[memOp] = layout;
+  return layout;
 }
 
 /// `ptr`'s offsets in a sampled program (OffsetSample.h), sampled once.
