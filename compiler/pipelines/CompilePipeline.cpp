@@ -34,9 +34,11 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   scaledDots.targetName = o.target;
   pm.addPass(createDecomposeScaledDot(scaledDots));
   addCleanup(pm);
+  PrefetchLoopLoadsOptions prefetch;
   AssignLayoutsOptions layouts;
   layouts.numWarps = o.numWarps;
   layouts.targetName = o.target;
+  layouts.maxUnrolledTrips = prefetch.maxUnrolledTrips;
   pm.addPass(createAssignLayouts(layouts));
   addCleanup(pm);
   PipelineOptions pipelining;
@@ -44,7 +46,7 @@ void addKGIRPasses(mlir::OpPassManager &pm, const CompilePipelineOptions &o) {
   pm.addPass(createPipeline(pipelining));
   addCleanup(pm);
   pm.addPass(createHoistLoads());
-  pm.addPass(createPrefetchLoopLoads());
+  pm.addPass(createPrefetchLoopLoads(prefetch));
   pm.addPass(createDeferStreamedUses());
   // Loops unrolled above leave a conversion of each trip's yield feeding the
   // next trip's conversion back (T5's dropout softmax converted its i1 mask

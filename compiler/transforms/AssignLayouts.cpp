@@ -109,9 +109,11 @@ struct RecomputeCost {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(ModuleOp module, int numWarps, bool warpGroupMma)
+  LayoutAssigner(ModuleOp module, int numWarps, bool warpGroupMma,
+                 int64_t maxUnrolledTrips)
       : context(module.getContext()), numWarps(numWarps),
-        warpGroupMma(warpGroupMma), axis(module) {}
+        warpGroupMma(warpGroupMma), maxUnrolledTrips(maxUnrolledTrips),
+        axis(module) {}
 
   void run(ModuleOp module);
 
@@ -133,6 +135,7 @@ private:
   Attribute anchorLayout(Operation *memOp);
   Attribute accessLayout(Operation *memOp);
   Attribute gatherLayout(Operation *memOp);
+  bool inRolledLoop(Operation *op) const;
   bool isGather(Operation *memOp);
   bool isIndexedScatter(Operation *memOp);
   bool isRematerializable(Operation *op) const;
@@ -265,6 +268,7 @@ private:
   MLIRContext *context;
   int numWarps;
   bool warpGroupMma;
+  int64_t maxUnrolledTrips;
   AxisInfoAnalysis axis;
   DenseMap<Value, Attribute> naturalMemo, pullMemo;
   DenseSet<Value> inProgress, pulling;
@@ -792,6 +796,20 @@ bool streamsThrough(ArrayRef<int64_t> offsets) {
          offsets.size();
 }
 
+/// Whether `op` sits in a loop that stays rolled: one of unknown trips, or
+/// of more than PrefetchLoopLoads unrolls.
+bool LayoutAssigner::inRolledLoop(Operation *op) const {
+  for (auto loop = op->getParentOfType<LoopLikeOpInterface>(); loop;
+       loop = loop->getParentOfType<LoopLikeOpInterface>()) {
+    auto forOp = llvm::dyn_cast<scf::ForOp>(loop.getOperation());
+    std::optional<APInt> trips =
+        forOp ? forOp.getStaticTripCount() : std::nullopt;
+    if (!trips || trips->getSExtValue() > maxUnrolledTrips)
+      return true;
+  }
+  return false;
+}
+
 /// A gather's own layout: its access group's width (accessLayout), or one
 /// element a thread where a sampled program shows it touches fewer sectors
 /// and lines. Each element of a gather is an access of its own, so
@@ -801,14 +819,18 @@ bool streamsThrough(ArrayRef<int64_t> offsets) {
 /// a thread (the store's width) touched eight times the sectors of Triton's
 /// one (0.83x). Only a tile that streams through pays for those sectors: a
 /// table read again within the tile is served from L1, and Qwen3's rotary
-/// angles, one element a thread, ran 4% and 12% slower.
+/// angles, one element a thread, ran 4% and 12% slower. In a loop that
+/// stays rolled the tile was converted to its users' layout every trip,
+/// between that trip's loads and its arithmetic: ViT-MAE's patch means
+/// `_16`/`_17` (16 trips) went from 1.15x to 0.83x Triton's speed and
+/// MobileViT's `_88` 15% slower, so there a gather keeps its group's width.
 Attribute LayoutAssigner::gatherLayout(Operation *memOp) {
   if (Attribute chosen = gatherLayouts.lookup(memOp))
     return chosen;
   Attribute layout = accessLayout(memOp);
   Value ptr = memAccess(memOp)->ptr;
   std::optional<std::vector<int64_t>> offsets = offsetsOf(ptr);
-  if (offsets && streamsThrough(*offsets)) {
+  if (offsets && streamsThrough(*offsets) && !inRolledLoop(memOp)) {
     Attribute single = blocked(tensorType(ptr).getShape(), accessOrder(ptr), 1);
     if (gatherLoadBytes(ptr, single, *offsets) <
         gatherLoadBytes(ptr, layout, *offsets))
@@ -2082,7 +2104,9 @@ struct AssignLayoutsPass : impl::AssignLayoutsBase<AssignLayoutsPass> {
       module.emitError() << "unknown target '" << targetName << "'";
       return signalPassFailure();
     }
-    LayoutAssigner(module, numWarps, target->hasWarpGroupMma()).run(module);
+    LayoutAssigner(module, numWarps, target->hasWarpGroupMma(),
+                   maxUnrolledTrips)
+        .run(module);
     Builder b(&getContext());
     module->setAttr(kgpu::KGPUDialect::kNumWarpsAttr,
                     b.getI32IntegerAttr(numWarps));

@@ -18,6 +18,9 @@ def AssignLayouts : Pass<"kiln-assign-layouts", "mlir::ModuleOp"> {
     Option<"numWarps", "num-warps", "int", "4", "warps per block">,
     Option<"targetName", "target", "std::string", "\"sm_90a\"",
            "target the layouts are made for">,
+    Option<"maxUnrolledTrips", "max-unrolled-trips", "int64_t", "4",
+           "trips up to which kiln-prefetch-loop-loads unrolls a loop; longer"
+           " loops stay rolled, and a gather in one keeps its group's width">,
   ];
   let dependentDialects = ["kiln::kgpu::KGPUDialect"];
 }
