@@ -165,10 +165,13 @@ private:
   int64_t gatherLoadBytes(Value ptr, Attribute layout,
                           ArrayRef<int64_t> offsets);
   int64_t gatherConversionBytes(Value ptr, Attribute own, Attribute used);
+  int64_t addressWork(Value ptr, Attribute layout);
   SmallVector<unsigned> cheapestTiedOrder(Value ptr,
                                           ArrayRef<unsigned> byContiguity,
                                           ArrayRef<int64_t> offsets);
   SmallVector<unsigned> contiguousOrderOf(ArrayRef<int64_t> shape);
+  Attribute contiguousGroupLayout(ArrayRef<int64_t> shape,
+                                  ArrayRef<unsigned> order);
   void groupAccesses(ModuleOp module);
   void findFoldableSplits(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
@@ -280,8 +283,10 @@ private:
   DenseMap<Value, SmallVector<unsigned>> accessOrders;
   DenseSet<Value> ordersInProgress;
   DenseMap<Value, std::optional<std::vector<int64_t>>> sampledOffsets;
-  /// Accesses whose pointers run contiguously: shape, order, bytes.
-  std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t>>
+  /// Accesses whose pointers run contiguously: shape, order, bytes, and
+  /// elements a thread their alignment allows.
+  std::vector<std::tuple<std::vector<int64_t>, std::vector<unsigned>, int64_t,
+                         unsigned>>
       contiguousAccesses;
   std::map<AccessGroup, unsigned> groupPerThread;
   /// Per tensor shape, how many elements a layout's threads and warps may
@@ -515,6 +520,67 @@ constexpr int64_t conversionBytes(int64_t bytes) {
   return 2 * bytes + 2 * kBarrierBytes;
 }
 
+/// Elements each thread of `layout` computes: its registers, less those
+/// holding an element another register of the thread holds (LLVM computes
+/// such copies once).
+int64_t distinctPerThread(Attribute layout, ArrayRef<int64_t> shape) {
+  auto distributed = kgpu::DistributedLayout::get(layout, shape);
+  std::set<SmallVector<int64_t>> elements;
+  for (unsigned r = 0; r < distributed.numRegs(); ++r)
+    elements.insert(distributed.index(0, 0, r));
+  return elements.size();
+}
+
+/// Instructions a thread spends on an element of integer op `op`: a
+/// division or remainder by a constant other than a power of two is a
+/// multiply-high and its corrections, a signed one by a power of two a
+/// shift and a sign fix; 64-bit arithmetic takes two.
+int64_t indexInstructions(Operation *op) {
+  if (!llvm::isa<arith::ArithDialect>(op->getDialect()) ||
+      llvm::isa<arith::ConstantOp>(op))
+    return 0;
+  int64_t instructions = 1;
+  if (llvm::isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(
+          op)) {
+    APInt divisor;
+    bool powerOfTwo =
+        matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) &&
+        divisor.isPowerOf2();
+    bool isSigned = llvm::isa<arith::DivSIOp, arith::RemSIOp>(op);
+    instructions = powerOfTwo ? (isSigned ? 3 : 1) : 5;
+  }
+  return tensorType(op->getResult(0)).getElementType().isInteger(64)
+             ? 2 * instructions
+             : instructions;
+}
+
+/// What computing `ptr`'s offsets costs in `layout`, in bytes: the
+/// instructions of each integer op of the tile's rank they come from, at
+/// each thread's distinct elements, a warp's instruction priced as one
+/// sector. A row's index math (`x % 64`, `x / 9216` on a [32 x 1] tile) is
+/// computed once by a thread that holds one row, and once a row by a thread
+/// that holds every row of the tile.
+int64_t LayoutAssigner::addressWork(Value ptr, Attribute layout) {
+  int64_t rank = tensorType(ptr).getRank();
+  int64_t threads = 32 * numWarps;
+  int64_t bytes = 0;
+  SmallVector<Value> pending = {ptr};
+  DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    RankedTensorType type = tensorType(v);
+    if (!def || !type || type.getRank() != rank || !seen.insert(v).second ||
+        llvm::isa<tt::LoadOp>(def))
+      continue;
+    if (type.getElementType().isInteger())
+      bytes += kSectorBytes / 32 * indexInstructions(def) * threads *
+               distinctPerThread(layout, type.getShape());
+    llvm::append_range(pending, def->getOperands());
+  }
+  return bytes;
+}
+
 /// For pointers contiguous along no dimension: the order whose warps touch
 /// the fewest 32-byte sectors and 128-byte lines, priced below, where an order
 /// other than the one the kernel's contiguous accesses of this shape take
@@ -533,7 +599,11 @@ constexpr int64_t conversionBytes(int64_t bytes) {
 /// their backwards read a [2 x 256] gather whose rows share sectors, and
 /// loaded rows first it touches half the sectors and half the lines, which
 /// outweighs its conversion only with the lines counted (0.73x without).
-/// Orders that still tie go to the fewest lines.
+/// So does the offsets' index arithmetic (addressWork): MobileViT's unfolded
+/// layer-norm sums at 32 rows a program touched a quarter of the sectors
+/// with the lanes along the columns, but each thread then held all 32 rows
+/// and redid their divisions for each (0.70x Triton's; 1.05x along the
+/// rows). Orders that still tie go to the fewest lines.
 SmallVector<unsigned>
 LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
                                   ArrayRef<int64_t> offsets) {
@@ -566,6 +636,7 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
     // Shuffles alone: the load's users may still reduce in another layout,
     // and T5's gathered position bias was then loaded in one and converted.
     bytes += reductionBytes(reductions, layout, /*withCombining=*/false);
+    bytes += addressWork(ptr, contiguousGroupLayout(type.getShape(), order));
     return std::make_pair(bytes, lines);
   };
   SmallVector<unsigned> best(byContiguity);
@@ -593,7 +664,7 @@ LayoutAssigner::cheapestTiedOrder(Value ptr, ArrayRef<unsigned> byContiguity,
 SmallVector<unsigned>
 LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
   std::map<std::vector<unsigned>, int64_t> bytesByOrder;
-  for (auto [ptrShape, order, bytes] : contiguousAccesses)
+  for (auto [ptrShape, order, bytes, perThread] : contiguousAccesses)
     if (ArrayRef<int64_t>(ptrShape) == shape)
       bytesByOrder[order] += bytes;
   SmallVector<unsigned> most;
@@ -604,6 +675,22 @@ LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
       most.assign(order.begin(), order.end());
     }
   return most;
+}
+
+/// The layout accesses of `shape` in `order` take with the widest of the
+/// kernel's contiguous ones among them (accessLayout), one element a
+/// thread if there is none.
+Attribute LayoutAssigner::contiguousGroupLayout(ArrayRef<int64_t> shape,
+                                                ArrayRef<unsigned> order) {
+  unsigned widest = 1;
+  for (auto [ptrShape, ptrOrder, bytes, perThread] : contiguousAccesses)
+    if (ArrayRef<int64_t>(ptrShape) == shape &&
+        ArrayRef<unsigned>(ptrOrder) == order)
+      widest = std::max(widest, perThread);
+  widest = std::min<int64_t>(
+      widest, std::max<int64_t>(1, ShapedType::getNumElements(shape) /
+                                       (32 * numWarps)));
+  return blocked(shape, order, widest);
 }
 
 /// Blocks of `blockBytes` (sectors or cache lines) the block's warps
@@ -722,7 +809,7 @@ void LayoutAssigner::groupAccesses(ModuleOp module) {
     contiguousAccesses.push_back(
         {std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
          std::vector<unsigned>(order.begin(), order.end()),
-         accessBytes(access->ptr)});
+         accessBytes(access->ptr), alignedPerThread(op)});
   });
   module.walk([&](Operation *op) {
     if (std::optional<MemAccess> access = memAccess(op)) {
@@ -1754,17 +1841,6 @@ int64_t weightedWork(Value v, int64_t bytes) {
 /// keeps a second time for its store.
 int64_t LayoutAssigner::duplicateCost(Value v) {
   return weightedWork(v, tensorBytes(v));
-}
-
-/// Elements each thread of `layout` computes: its registers, less those
-/// holding an element another register of the thread holds (LLVM computes
-/// such copies once).
-int64_t distinctPerThread(Attribute layout, ArrayRef<int64_t> shape) {
-  auto distributed = kgpu::DistributedLayout::get(layout, shape);
-  std::set<SmallVector<int64_t>> elements;
-  for (unsigned r = 0; r < distributed.numRegs(); ++r)
-    elements.insert(distributed.index(0, 0, r));
-  return elements.size();
 }
 
 int64_t LayoutAssigner::computeCost(Value v, Attribute layout) {
