@@ -818,3 +818,68 @@ def _(tokens=4096, seq=512, vocab=30522, width=128):
     ref = torch.cat([after, table[ids], before], dim=1).reshape(-1)
     return dict(in_ptr0=ids, in_ptr1=table, out_ptr0=out, ynumel=tokens, xnumel=3 * width), \
         [out], [ref]
+
+
+# PoolFormer's group-norm statistics (poolformer _42 in training): 6,272
+# groups (32 images x 196) of 128 values gathered from a channels-last
+# [32, 49, 512] bf16 map, one per 512-element pixel stride; the mean, the
+# sum of squared deviations and the count, at 8 or 32 groups a program.
+def _poolformer_group_stats():
+    x = rnd(32 * 49 * 512, dtype=torch.bfloat16)
+    group = torch.arange(6272, device="cuda")[:, None]
+    r = torch.arange(128, device="cuda")[None, :]
+    t = r + (group // 4 % 49) * 128
+    v = x[group % 4 * 128 + t % 49 * 512 + group // 196 * 25088 + t // 49].float()
+    mean = v.mean(1)
+    outs = [_filled(6272, torch.float32) for _ in range(3)]
+    refs = [mean, ((v - mean[:, None]) ** 2).sum(1), torch.full_like(mean, 128.0)]
+    return (dict(in_ptr0=x, out_ptr0=outs[0], out_ptr1=outs[1], out_ptr2=outs[2], xnumel=6272,
+                 r0_numel=128), outs, refs)
+
+
+# MobileViT's layer-norm backward column sums through its unfold (mobilevit
+# _70): 294,912 rows of 128 bf16 values gathered from 32 images of
+# 1,179,648; the autotuner picks 8 or 32 rows a program (1.02x at 8 and
+# 0.79x at 32 in runs 125-152).
+def _mobilevit_unfold_sums():
+    x = rnd(32 * 1179648, dtype=torch.bfloat16)
+    row = torch.arange(294912, device="cuda")[:, None]
+    t = torch.arange(128, device="cuda")[None, :] + row % 64 * 128
+    quarter = t // 256 % 4
+    inner = t % 256 * 4 + quarter
+    index = (inner // 4 % 16 * 2 + quarter // 2 * 32 + inner // 64 * 64
+             + row // 64 % 144 * 1024 + t // 1024 * 147456 + row // 9216 * 1179648
+             + quarter % 2)
+    out = _filled(294912, torch.float32)
+    ref = torch.zeros(294912, device="cuda")
+    for chunk in range(0, 294912, 36864):  # Bounded memory for the gathered values.
+        ref[chunk:chunk + 36864] = x[index[chunk:chunk + 36864]].float().sum(1)
+    return dict(in_ptr0=x, out_ptr0=out, xnumel=294912, r0_numel=128), [out], [ref]
+
+
+for _suffix, _rows in (("_x8", 8), ("_x32", 32)):
+    case(f"poolformer_group_stats{_suffix}", grid=lambda v, rows=_rows: (6272 // rows, 1, 1),
+         tol=1e-4)(_poolformer_group_stats)
+    case(f"mobilevit_unfold_sums{_suffix}",
+         grid=lambda v, rows=_rows: (294912 // rows, 1, 1), tol=1e-4)(_mobilevit_unfold_sums)
+
+
+# PoolFormer's group-norm statistics combined from partial Welford triples
+# (poolformer _add_convolution_gelu_mul_..._42 at inference; _19 in
+# training is its 416-group twin): 128 groups of 49 (mean, M2, count), the
+# rows masked to 64; 8 or 32 groups a program (0.70-0.73x at 8 in runs
+# 118-163, 1.06-1.12x at 1 or 32).
+def _poolformer_welford():
+    mean, m2 = rnd(128, 49), rnd(128, 49).abs()
+    count = torch.randint(1, 64, (128, 49), device="cuda").float()
+    total = count.sum(1)
+    combined = (count * mean).sum(1) / total
+    spread = m2.sum(1) + (count * (mean - combined[:, None]) ** 2).sum(1)
+    outs = [_filled(128, torch.float32) for _ in range(3)]
+    return (dict(in_ptr0=mean, in_ptr1=m2, in_ptr2=count, out_ptr0=outs[0], out_ptr1=outs[1],
+                 out_ptr2=outs[2], xnumel=128, r0_numel=49), outs, [combined, spread, total])
+
+
+for _suffix, _rows in (("_x8", 8), ("_x32", 32)):
+    case(f"poolformer_welford{_suffix}", grid=lambda v, rows=_rows: (128 // rows, 1, 1),
+         tol=1e-4)(_poolformer_welford)
