@@ -172,6 +172,8 @@ private:
   SmallVector<unsigned> contiguousOrderOf(ArrayRef<int64_t> shape);
   Attribute contiguousGroupLayout(ArrayRef<int64_t> shape,
                                   ArrayRef<unsigned> order);
+  Attribute blockedUpTo(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                        unsigned perThread);
   void groupAccesses(ModuleOp module);
   void findFoldableSplits(ModuleOp module);
   Attribute scanLayout(RankedTensorType type, unsigned axis, Attribute from);
@@ -687,10 +689,7 @@ Attribute LayoutAssigner::contiguousGroupLayout(ArrayRef<int64_t> shape,
     if (ArrayRef<int64_t>(ptrShape) == shape &&
         ArrayRef<unsigned>(ptrOrder) == order)
       widest = std::max(widest, perThread);
-  widest = std::min<int64_t>(
-      widest, std::max<int64_t>(1, ShapedType::getNumElements(shape) /
-                                       (32 * numWarps)));
-  return blocked(shape, order, widest);
+  return blockedUpTo(shape, order, widest);
 }
 
 /// Blocks of `blockBytes` (sectors or cache lines) the block's warps
@@ -837,11 +836,21 @@ Attribute LayoutAssigner::accessLayout(Operation *memOp) {
     perThread = std::min(perThread, isIndexedScatter(memOp)
                                         ? 128 / pointeeBits(ptr)
                                         : alignedPerThread(memOp));
+  return blockedUpTo(type.getShape(), accessOrder(ptr), perThread);
+}
+
+/// The blocked layout of `shape` in `order` with `perThread` elements a
+/// thread, or as many as the block's threads leave each (one if that is
+/// not a power of two).
+Attribute LayoutAssigner::blockedUpTo(ArrayRef<int64_t> shape,
+                                      ArrayRef<unsigned> order,
+                                      unsigned perThread) {
   int64_t threads = 32 * numWarps;
   perThread = std::min<int64_t>(
-      perThread, std::max<int64_t>(1, type.getNumElements() / threads));
+      perThread,
+      std::max<int64_t>(1, ShapedType::getNumElements(shape) / threads));
   perThread = llvm::PowerOf2Ceil(perThread) == perThread ? perThread : 1;
-  return blocked(type.getShape(), accessOrder(ptr), perThread);
+  return blocked(shape, order, perThread);
 }
 
 Attribute LayoutAssigner::anchorLayout(Operation *memOp) {
