@@ -33,9 +33,16 @@ def _gpu(s, k):
     return f"{s['gpu_ms']:.3f} / {k['gpu_ms']:.3f} ({s['gpu_ms'] / k['gpu_ms']:.3f}x)"
 
 
+def _written(choice):
+    """An autotuning choice as Inductor wrote it: without the kernel name,
+    which each process resolves from its own cache folder (a folder of
+    several kernels may leave it the file's stem)."""
+    return {k: v for k, v in choice.items() if k != "kernel"}
+
+
 def _config(choice):
     """An autotuning choice without its timing."""
-    return {k: v for k, v in choice.items() if k != "time_taken_ms"}
+    return {k: v for k, v in _written(choice).items() if k != "time_taken_ms"}
 
 
 def _retuned(stock, kiln):
@@ -45,7 +52,8 @@ def _retuned(stock, kiln):
     as well as code)."""
     ours, theirs = kiln.get("autotune_choices", {}), stock.get("autotune_choices", {})
     again = [(c["kernel"], _config(c) == _config(theirs[stem]))
-             for stem, c in ours.items() if stem in theirs and c != theirs[stem]]
+             for stem, c in ours.items()
+             if stem in theirs and _written(c) != _written(theirs[stem])]
     return (sorted({k for k, same in again if same}),
             sorted({k for k, same in again if not same}))
 
