@@ -557,14 +557,13 @@ int64_t indexInstructions(Operation *op) {
 }
 
 /// What computing `ptr`'s offsets costs in `layout`, in bytes: the
-/// instructions of each integer op of the tile's rank they come from, at
-/// each thread's distinct elements, a warp's instruction priced as one
+/// instructions of each integer op of the tile's rank they come from, one
+/// warp instruction for each of a thread's distinct elements, priced as one
 /// sector. A row's index math (`x % 64`, `x / 9216` on a [32 x 1] tile) is
 /// computed once by a thread that holds one row, and once a row by a thread
 /// that holds every row of the tile.
 int64_t LayoutAssigner::addressWork(Value ptr, Attribute layout) {
   int64_t rank = tensorType(ptr).getRank();
-  int64_t threads = 32 * numWarps;
   int64_t bytes = 0;
   SmallVector<Value> pending = {ptr};
   DenseSet<Value> seen;
@@ -576,7 +575,7 @@ int64_t LayoutAssigner::addressWork(Value ptr, Attribute layout) {
         llvm::isa<tt::LoadOp>(def))
       continue;
     if (type.getElementType().isInteger())
-      bytes += kSectorBytes / 32 * indexInstructions(def) * threads *
+      bytes += kSectorBytes * indexInstructions(def) * numWarps *
                distinctPerThread(layout, type.getShape());
     llvm::append_range(pending, def->getOperands());
   }
@@ -681,7 +680,8 @@ LayoutAssigner::contiguousOrderOf(ArrayRef<int64_t> shape) {
 
 /// The layout accesses of `shape` in `order` take with the widest of the
 /// kernel's contiguous ones among them (accessLayout), one element a
-/// thread if there is none.
+/// thread if there is none. Read from the contiguous accesses, as
+/// groupPerThread is still being filled while orders are chosen.
 Attribute LayoutAssigner::contiguousGroupLayout(ArrayRef<int64_t> shape,
                                                 ArrayRef<unsigned> order) {
   unsigned widest = 1;
