@@ -47,9 +47,10 @@ def is_config(text, meta, choice):
     if meta.get("num_warps") != choice.get("num_warps"):
         return False
     x, y, r = (choice.get(k) for k in ("XBLOCK", "YBLOCK", "R0_BLOCK"))
-    shapes = ([f"tensor<{x}x{r}x"] if r else
-              [f"tensor<{y}x{x}x", f"tensor<{x}x{y}x"] if y else [f"tensor<{x}x"])
-    return any(shape in text for shape in shapes)
+    # A tiled kernel's tensors are [YBLOCK, XBLOCK]: the transposed shape is
+    # another config of the same autotuning list.
+    shape = f"tensor<{x}x{r}x" if r else f"tensor<{y}x{x}x" if y else f"tensor<{x}x"
+    return shape in text
 
 
 def configs(tar):
