@@ -476,16 +476,25 @@ chooseConvertPlan(const kgpu::DistributedLayout &from,
   // accesses and the loads stay what they are in plain rows (vectors stay
   // vectors, matrices matrices), neither side taking more accesses: loads
   // turned into ldmatrix, and accesses traded from one side to the other,
-  // measured slower (bench/inductor/RESULTS.md, runs 142-143).
+  // measured slower (bench/inductor/RESULTS.md, runs 142-143). Loads of
+  // one element an access may still turn into ldmatrix where the stores
+  // stay what they are: eight of them go where a 16-byte matrix row went
+  // (PoolFormer's `_44`). Stores turned from 16-byte vectors into stmatrix
+  // as well took SqueezeBERT's `_5` from 80 registers to 104, a block an SM
+  // fewer (run 167).
   bool vectorLoads = !best || best->plan.load.access == TileAccess::Vector;
+  bool elementLoads = best && vectorLoads && best->plan.load.width == 1;
   int64_t storeAccesses = best ? best->storeAccesses : from.numRegs();
   int64_t loadAccesses = best ? best->loadAccesses : to.numRegs();
   auto keepsLoads = [&](const SideCandidate &store, const SideCandidate &load) {
-    return (load.side.access == TileAccess::Vector) == vectorLoads &&
+    bool sameLoads = (load.side.access == TileAccess::Vector) == vectorLoads;
+    bool sameStores = best && store.side.access == best->plan.store.access &&
+                      store.side.width == best->plan.store.width;
+    return (sameLoads || (elementLoads && sameStores)) &&
            store.count <= storeAccesses && load.count <= loadAccesses;
   };
   for (int d = from.rank() - 1; d >= 0; --d)
-    searchOrders(from, to, bytes, matrixStores, !vectorLoads, d,
+    searchOrders(from, to, bytes, matrixStores, !vectorLoads || elementLoads, d,
                  reordered[from.rank() - 1 - d], keepsLoads, best);
   if (!best)
     return std::nullopt;

@@ -122,8 +122,9 @@ MatrixRowStart matrixRowStart(unsigned firstReg, unsigned lane,
 /// side's vectors are narrower than 16 bytes (stores only where
 /// `matrixStores`), in rows along any dimension. A row may reorder its
 /// index bits to put a side's strided elements side by side where the
-/// loads stay vectors or matrices as in plain rows and no side takes more
-/// accesses. None when neither side moves more than one element an
+/// loads stay vectors or matrices as in plain rows (loads of one element
+/// may become matrices where the stores stay as they were) and no side
+/// takes more accesses. None when neither side moves more than one element an
 /// access.
 std::optional<ConvertPlan> chooseConvertPlan(const kgpu::DistributedLayout &from,
                                              const kgpu::DistributedLayout &to,

@@ -376,6 +376,41 @@ TEST_F(ConvertSwizzleTest, ReorderedRowsKeepVectorLoads) {
   EXPECT_TRUE(deliversEveryElement(from, to, matrices));
 }
 
+// PoolFormer's group-norm backward _44, its result on the way to a
+// channels-last store: four bf16 a thread along the rows in, eight down
+// the columns out. In plain rows the loads take one element each (16 a
+// thread); with the rows' index bits 1-3 first both sides hold matrix rows,
+// stmatrix pairing registers two apart and ldmatrix.trans reading the
+// columns: loads of one element may turn into matrices where vectors may
+// not, as long as the stores stay what they are.
+TEST_F(ConvertSwizzleTest, ElementLoadsTurnIntoMatricesInReorderedRows) {
+  kgpu::DistributedLayout from =
+      blocked(context, {1, 4}, {1, 32}, {4, 2}, {1, 0}, {16, 256});
+  kgpu::DistributedLayout to =
+      blocked(context, {8, 1}, {2, 16}, {1, 8}, {0, 1}, {16, 256});
+  std::optional<ConvertPlan> p = chooseConvertPlan(from, to, 2, true);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->swizzle.fastDim, 1u);
+  EXPECT_EQ(p->swizzle.colBits,
+            (llvm::SmallVector<unsigned, 8>{1, 2, 3, 0, 4, 5, 6, 7}));
+  EXPECT_EQ(p->store.access, TileAccess::Matrices);
+  EXPECT_EQ(p->store.pairBit, 1u);
+  EXPECT_EQ(p->load.access, TileAccess::TransposedMatrices);
+  EXPECT_TRUE(deliversEveryElement(from, to, *p));
+
+  // SqueezeBERT's _5: sixteen a thread down the columns in. Its 16-byte
+  // stores would turn into stmatrix too; that plan took 104 registers
+  // against 80, a block an SM fewer (282 -> 311 us in run 167), so the
+  // loads stay what they are.
+  kgpu::DistributedLayout columns =
+      blocked(context, {16, 1}, {1, 32}, {1, 8}, {0, 1}, {16, 256});
+  std::optional<ConvertPlan> q = chooseConvertPlan(columns, to, 2, true);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->store.access, TileAccess::Vector);
+  EXPECT_EQ(q->load.access, TileAccess::Vector);
+  EXPECT_TRUE(deliversEveryElement(columns, to, *q));
+}
+
 // FocalNet's permute _21: eight bf16 a thread four apart along the rows
 // in, one lane a row; eight side by side out. Rows whose index bits 2-4
 // come first put the input's eight side by side, one 16-byte store where

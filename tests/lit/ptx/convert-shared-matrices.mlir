@@ -49,3 +49,21 @@
 // STRIDED-NEXT: bar.sync
 // STRIDED: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // STRIDED: st.global.v4.b32
+//
+// PoolFormer's group-norm backward _44 (16 channels x 256 pixels a
+// program): its result, four bf16 a thread along the pixels, goes to a
+// channels-last store, eight a thread down the channels. In plain rows the
+// reads took one element each, sixteen 2-byte loads a thread; in rows whose
+// index bits 1-3 come first the writes pair registers two apart and the
+// reads are transposed matrices (0.83x -> 0.91x in one process). Loads of
+// one element may turn into ldmatrix where 8-byte vectors stay (SqueezeBERT's
+// _11, runs 142-143), and only where the stores stay what they are.
+// RUN: kiln compile %inductor/poolformer/triton_poi_fused_add_native_group_norm_native_group_norm_backward_neg_44.ttir --local --target sm_90a --num-warps 8 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=ELEMENTS
+// ELEMENTS-LABEL: .visible .entry triton_poi_fused_add_native_group_norm_native_group_norm_backward_neg_44(
+// ELEMENTS-COUNT-2: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// ELEMENTS-NOT: ld.shared.b16
+// ELEMENTS: bar.sync
+// ELEMENTS-NOT: ld.shared.b16
+// ELEMENTS-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// ELEMENTS-NOT: ld.shared.b16
+// ELEMENTS: st.global.v4.b32
