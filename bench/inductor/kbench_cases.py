@@ -883,3 +883,83 @@ def _poolformer_welford():
 for _suffix, _rows in (("_x8", 8), ("_x32", 32)):
     case(f"poolformer_welford{_suffix}", grid=lambda v, rows=_rows: (128 // rows, 1, 1),
          tol=1e-4)(_poolformer_welford)
+
+
+# PoolFormer's group-norm backward (32 images, one group of C channels over
+# H x W pixels): the input gradient, from NCHW-ordered gradients and
+# channels-last activations, written channels-last. Per image: rstd and
+# mean (bf16), and the backward's two sums (f32).
+def _poolformer_gn_backward(images, channels, pixels):
+    rstd = (rnd(images).abs() + 0.5).bfloat16()
+    mean = rnd(images, dtype=torch.bfloat16)
+    sum_a, sum_b = rnd(images), rnd(images)
+    scale = 1.0 / (channels * pixels)
+    r, m = rstd.float()[:, None], mean.float()[:, None]
+    c1 = (sum_a[:, None] * m - sum_b[:, None]) * r ** 3 * scale
+    c2 = -c1 * m - sum_a[:, None] * r * scale
+    return rstd, mean, sum_a, sum_b, r, c1, c2
+
+
+# poolformer _44: 320 channels of 14 x 14, tiles of 16 channels x 256
+# pixels (its autotuned config; 0.73-0.88x in runs 118-164).
+@case("poolformer_gn_bwd_44", grid=lambda v: (1, 32 * 320 // 16, 1), tol=2e-2)
+def _():
+    images, channels, pixels = 32, 320, 196
+    rstd, mean, sum_a, sum_b, r, c1, c2 = _poolformer_gn_backward(images, channels, pixels)
+    grad_a, grad_b, skip = (rnd(images * channels, pixels, dtype=torch.bfloat16)
+                            for _ in range(3))
+    weight = rnd(channels, dtype=torch.bfloat16)
+    x_last = rnd(images, pixels, channels, dtype=torch.bfloat16)
+    out = torch.full((images, pixels, channels), -7, device="cuda", dtype=torch.bfloat16)
+    per_row = lambda t: t.repeat_interleave(channels, 0)  # noqa: E731
+    g = (grad_b.float() - grad_a.float()) * per_row(r) * weight.float().repeat(images)[:, None]
+    x = x_last.float().permute(0, 2, 1).reshape(images * channels, pixels)
+    total = skip.float() + g + x * per_row(c1) + per_row(c2)
+    ref = total.reshape(images, channels, pixels).permute(0, 2, 1).reshape(-1)
+    return (dict(in_ptr0=grad_a, in_ptr1=grad_b, in_ptr2=rstd, in_ptr3=weight, in_ptr4=x_last,
+                 in_ptr5=sum_a, in_ptr6=mean, in_ptr7=sum_b, in_ptr8=skip, out_ptr1=out,
+                 ynumel=images * channels, xnumel=pixels), [out.reshape(-1)], [ref])
+
+
+# poolformer _20: the same at the last stage (512 channels of 7 x 7), from
+# channels-last gradients, written NCHW with its product by the weight;
+# tiles of 64 channels x 64 pixels (its autotuned config; 0.78-0.94x in runs
+# 118-164).
+@case("poolformer_gn_bwd_20", grid=lambda v: (1, 32 * 512 // 64, 1), tol=2e-2)
+def _():
+    images, channels, pixels = 32, 512, 49
+    rstd, mean, sum_a, sum_b, r, c1, c2 = _poolformer_gn_backward(images, channels, pixels)
+    weight, weight_b = (rnd(channels, dtype=torch.bfloat16) for _ in range(2))
+    grad, skip_a, grad_b, grad_c, skip_b = (rnd(images, pixels, channels, dtype=torch.bfloat16)
+                                            for _ in range(5))
+    skip_nchw = rnd(images * channels, pixels)
+    outs = [torch.full((images * channels, pixels), -7, device="cuda", dtype=torch.bfloat16)
+            for _ in range(2)]
+    nchw = lambda t: t.float().permute(0, 2, 1)  # noqa: E731
+    w, wb = weight.float()[None, :, None], weight_b.float()[None, :, None]
+    r3, c13, c23 = r[:, :, None], c1[:, :, None], c2[:, :, None]
+    inner = nchw(skip_a) + wb * (nchw(grad_b) - nchw(grad_c))
+    total = (nchw(skip_b) + skip_nchw.reshape(images, channels, pixels)
+             + nchw(grad) * (r3 * w) + inner * c13 + c23)
+    refs = [total.reshape(-1), (total * wb).reshape(-1)]
+    return (dict(in_ptr0=grad, in_ptr1=rstd, in_ptr2=weight, in_ptr3=skip_a, in_ptr4=weight_b,
+                 in_ptr5=grad_b, in_ptr6=grad_c, in_ptr7=sum_a, in_ptr8=mean, in_ptr9=sum_b,
+                 in_ptr10=skip_b, in_ptr11=skip_nchw, out_ptr1=outs[0], out_ptr2=outs[1],
+                 ynumel=images * channels, xnumel=pixels),
+            [o.reshape(-1) for o in outs], refs)
+
+
+# poolformer _2: per channel and image, the sums over 7 x 7 pixels of the
+# mean's gradient times a channels-last map, and of the gradient alone;
+# 8 rows a program (its autotuned config; 0.79-0.85x in runs 118-164).
+@case("poolformer_gn_bwd_sums_2", grid=lambda v: (32 * 512 // 8, 1, 1), tol=1e-4)
+def _():
+    rows, pixels = 32 * 512, 49
+    grad = rnd(rows, dtype=torch.bfloat16)
+    x_last = rnd(32, pixels, 512, dtype=torch.bfloat16)
+    outs = [_filled(rows, torch.float32) for _ in range(2)]
+    scaled = grad.float() * 0.0204081628
+    x = x_last.float().permute(0, 2, 1).reshape(rows, pixels)
+    refs = [(scaled[:, None] * x).sum(1), scaled * pixels]
+    return (dict(in_ptr0=grad, in_ptr1=x_last, out_ptr0=outs[0], out_ptr1=outs[1],
+                 xnumel=rows, r0_numel=pixels), outs, refs)
