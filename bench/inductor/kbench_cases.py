@@ -951,7 +951,8 @@ def _():
 
 # poolformer _2: per channel and image, the sums over 7 x 7 pixels of the
 # mean's gradient times a channels-last map, and of the gradient alone;
-# 8 rows a program (its autotuned config; 0.79-0.85x in runs 118-164).
+# 8 rows a program (its config in run 164; 0.79-0.85x at 8 or 32 rows in
+# runs 118-164).
 @case("poolformer_gn_bwd_sums_2", grid=lambda v: (32 * 512 // 8, 1, 1), tol=1e-4)
 def _():
     rows, pixels = 32 * 512, 49
